@@ -1,0 +1,106 @@
+// Package mesh is meshcook's canonical in-memory model, shared by every
+// importer, algorithm and format adapter: a Scene of submeshes with their own
+// vertex streams, the source's material and image arrays, and the small amount
+// of math (vectors, 4x4 affine transforms, bounds) they all need.
+//
+// Contracts:
+//   - every Submesh stream that is non-nil has exactly len(Positions) entries;
+//   - Indices is a triangle list (len % 3 == 0) of indices < len(Positions);
+//   - front faces wind counter-clockwise (glTF convention);
+//   - Material and texture fields are indices into Scene.Materials and
+//     Scene.Images, or -1 for none.
+package mesh
+
+// Vec2, Vec3 and Vec4 are float32 vectors as stored in vertex streams.
+type (
+	Vec2 [2]float32
+	Vec3 [3]float32
+	Vec4 [4]float32
+)
+
+// Scene is everything one source file contributes to the cook.
+type Scene struct {
+	// Submeshes in source order: glTF nodes in scene traversal order, then
+	// primitives in mesh order. One glTF primitive becomes one Submesh.
+	Submeshes []Submesh
+	// Materials is the source's whole material array, in source order, so
+	// that material leaves (material_<index>) stay stable whichever are used.
+	Materials []Material
+	// Images is the source's whole image array, in source order.
+	Images []Image
+	// Warnings are counted, human-readable notes from import (one line each,
+	// already aggregated: "skipped 3 POINTS/LINES primitives").
+	Warnings []string
+}
+
+// Submesh is one drawable section with one material and its own vertex
+// streams. Optional streams are nil when the source lacks them.
+type Submesh struct {
+	Name      string
+	Material  int // index into Scene.Materials, -1 for none
+	Positions []Vec3
+	Normals   []Vec3 // unit length
+	Tangents  []Vec4 // xyz unit tangent, w = bitangent sign (+1 or -1)
+	UV0       []Vec2 // top-left origin (glTF convention)
+	Colors    []Vec4 // linear RGBA
+	Indices   []uint32
+}
+
+// TriangleCount returns len(Indices)/3.
+func (s *Submesh) TriangleCount() int { return len(s.Indices) / 3 }
+
+// AlphaMode is a material's alpha mode, numbered as in .hmat flags bits 1-2.
+type AlphaMode uint8
+
+const (
+	AlphaOpaque AlphaMode = 0
+	AlphaMask   AlphaMode = 1
+	AlphaBlend  AlphaMode = 2
+)
+
+// Material is a metallic-roughness PBR material as glTF describes it.
+// Texture fields index Scene.Images, or -1 for none.
+type Material struct {
+	Name              string
+	BaseColorFactor   Vec4
+	EmissiveFactor    Vec3
+	Metallic          float32
+	Roughness         float32
+	NormalScale       float32
+	OcclusionStrength float32
+	AlphaCutoff       float32
+	AlphaMode         AlphaMode
+	DoubleSided       bool
+
+	BaseColorTexture         int
+	MetallicRoughnessTexture int
+	NormalTexture            int
+	OcclusionTexture         int
+	EmissiveTexture          int
+}
+
+// DefaultMaterial returns a material with glTF's (and .hmat's) defaults and
+// no textures.
+func DefaultMaterial() Material {
+	return Material{
+		BaseColorFactor:          Vec4{1, 1, 1, 1},
+		Metallic:                 1,
+		Roughness:                1,
+		NormalScale:              1,
+		OcclusionStrength:        1,
+		AlphaCutoff:              0.5,
+		BaseColorTexture:         -1,
+		MetallicRoughnessTexture: -1,
+		NormalTexture:            -1,
+		OcclusionTexture:         -1,
+		EmissiveTexture:          -1,
+	}
+}
+
+// Image is one source image. Its bytes are not held here; URI is the
+// source-relative reference (empty for images embedded in a buffer view).
+type Image struct {
+	Name     string
+	URI      string
+	MimeType string
+}
