@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/meshcook/meshcook/formats/hmat"
+	"github.com/meshcook/meshcook/formats/hmesh"
+)
+
+// hmeshSummary is `inspect --json` for a .hmesh.
+type hmeshSummary struct {
+	File            string           `json:"file"`
+	Kind            string           `json:"kind"`
+	Vertices        uint32           `json:"vertices"`
+	Triangles       uint32           `json:"triangles"`
+	IndexWidth      uint8            `json:"indexWidth"`
+	HasTangents     bool             `json:"hasTangents"`
+	Meshlets        uint32           `json:"meshlets"`
+	MeshletLimits   [2]uint32        `json:"meshletLimits"`
+	AvgMeshletTris  float64          `json:"avgMeshletTris"`
+	AvgMeshletVerts float64          `json:"avgMeshletVerts"`
+	ActiveCones     int              `json:"activeCones"`
+	Bounds          hmesh.Bounds     `json:"bounds"`
+	Materials       []string         `json:"materials"`
+	Submeshes       []submeshSummary `json:"submeshes"`
+	Skinned         bool             `json:"skinned"`
+	Lods            uint32           `json:"lods"`
+}
+
+type submeshSummary struct {
+	Triangles    uint32 `json:"triangles"`
+	Meshlets     uint32 `json:"meshlets"`
+	MaterialSlot int64  `json:"materialSlot"` // -1 for none
+}
+
+type hmatSummary struct {
+	File      string          `json:"file"`
+	Kind      string          `json:"kind"`
+	Materials []hmat.Material `json:"materials"`
+}
+
+func newInspectCmd(stdout io.Writer) *cobra.Command {
+	var asJSON, dump bool
+	cmd := &cobra.Command{
+		Use:   "inspect FILE",
+		Short: "Summarise what a cooked file holds",
+		Long: `Inspect prints a human summary of a cooked .hmesh or .hmat: counts, limits,
+bounds, submeshes and materials. --json prints the same as one object;
+--dump prints every field of the file as stable text (used for golden files).`,
+		Example: `  meshcook inspect out/models/chair.hmesh
+  meshcook inspect out/models/chair.hmat --json
+  meshcook inspect out/box.hmesh --dump > box.golden.txt`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("inspect: name exactly one file")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runInspect(stdout, args[0], asJSON, dump)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	cmd.Flags().BoolVar(&dump, "dump", false, "print every field as stable text")
+	return cmd
+}
+
+func runInspect(stdout io.Writer, path string, asJSON, dump bool) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, unwrapPath(err)))
+	}
+	bad := func(err error) error { return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, err)) }
+	switch kindOf(b) {
+	case "hmesh":
+		f, err := hmesh.Decode(b)
+		if err != nil {
+			return bad(err)
+		}
+		if dump {
+			return hmesh.Dump(stdout, f)
+		}
+		s := summarizeHMesh(path, f)
+		if asJSON {
+			return writeJSON(stdout, s)
+		}
+		printHMesh(stdout, s)
+	case "hmat":
+		ms, err := hmat.Decode(b)
+		if err != nil {
+			return bad(err)
+		}
+		if dump {
+			return hmat.Dump(stdout, ms)
+		}
+		s := hmatSummary{File: path, Kind: "hmat", Materials: ms}
+		if asJSON {
+			return writeJSON(stdout, s)
+		}
+		fmt.Fprintf(stdout, "%s: hmat v1, %d materials\n", path, len(ms))
+		for i, m := range ms {
+			fmt.Fprintf(stdout, "  [%d] baseColor %v metallic %g roughness %g flags %#x baseColorTex %016x normalTex %016x\n",
+				i, m.BaseColorFactor, m.Metallic, m.Roughness, m.Flags, m.BaseColorTex, m.NormalTex)
+		}
+	default:
+		return bad(errors.New("unrecognised file kind (no known magic)"))
+	}
+	return nil
+}
+
+func summarizeHMesh(path string, f *hmesh.File) hmeshSummary {
+	s := hmeshSummary{
+		File:          path,
+		Kind:          "hmesh",
+		Vertices:      f.Desc.VertexCount,
+		Triangles:     f.Desc.IndexCount / 3,
+		IndexWidth:    f.Desc.IndexWidth,
+		HasTangents:   f.Desc.Flags&hmesh.FlagHasTangents != 0,
+		Meshlets:      f.Desc.MeshletCount,
+		MeshletLimits: [2]uint32{f.Desc.MeshletMaxVerts, f.Desc.MeshletMaxTris},
+		Bounds:        f.Bounds,
+		Materials:     []string{},
+		Skinned:       f.Skin != nil,
+		Lods:          f.LodCount,
+	}
+	var tris, verts float64
+	for i, m := range f.Meshlets {
+		tris += float64(m.TriangleCount)
+		verts += float64(m.VertexCount)
+		if i < len(f.MeshletBounds) && f.MeshletBounds[i].ConeCutoff < 1 {
+			s.ActiveCones++
+		}
+	}
+	if n := len(f.Meshlets); n > 0 {
+		s.AvgMeshletTris = float64(int64(tris/float64(n)*100+0.5)) / 100
+		s.AvgMeshletVerts = float64(int64(verts/float64(n)*100+0.5)) / 100
+	}
+	for _, h := range f.Materials {
+		s.Materials = append(s.Materials, fmt.Sprintf("%016x", h))
+	}
+	for _, sm := range f.Submeshes {
+		slot := int64(sm.MaterialSlot)
+		if sm.MaterialSlot == hmesh.NoMaterial {
+			slot = -1
+		}
+		s.Submeshes = append(s.Submeshes, submeshSummary{Triangles: sm.IndexCount / 3, Meshlets: sm.MeshletCount, MaterialSlot: slot})
+	}
+	return s
+}
+
+func printHMesh(w io.Writer, s hmeshSummary) {
+	fmt.Fprintf(w, "%s: hmesh v2\n", s.File)
+	fmt.Fprintf(w, "  vertices %d, triangles %d, u%d indices, tangents %v\n", s.Vertices, s.Triangles, 8*int(s.IndexWidth), s.HasTangents)
+	fmt.Fprintf(w, "  meshlets %d (limits %d verts / %d tris), avg %.2f tris / %.2f verts, %d with active cones\n",
+		s.Meshlets, s.MeshletLimits[0], s.MeshletLimits[1], s.AvgMeshletTris, s.AvgMeshletVerts, s.ActiveCones)
+	b := s.Bounds
+	fmt.Fprintf(w, "  bounds min %v max %v sphere %v r %g\n", b.Min, b.Max, b.Center, b.Radius)
+	fmt.Fprintf(w, "  submeshes %d:\n", len(s.Submeshes))
+	for i, sm := range s.Submeshes {
+		mat := "none"
+		if sm.MaterialSlot >= 0 && sm.MaterialSlot < int64(len(s.Materials)) {
+			mat = fmt.Sprintf("slot %d (%s)", sm.MaterialSlot, s.Materials[sm.MaterialSlot])
+		}
+		fmt.Fprintf(w, "    [%d] %d triangles, %d meshlets, material %s\n", i, sm.Triangles, sm.Meshlets, mat)
+	}
+	if s.Skinned {
+		fmt.Fprintln(w, "  skinned")
+	}
+	if s.Lods > 0 {
+		fmt.Fprintf(w, "  %d reduced LOD levels\n", s.Lods)
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return withCode(ExitOutput, err)
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is meshcook's version, printed by `meshcook version`.
+const Version = "0.1.0"
+
+// Main runs the CLI on the process's arguments and standard streams.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+}
+
+// Run executes one command line and returns its exit code. Data goes to
+// stdout; progress, warnings and errors go to stderr. Errors are printed
+// once, here, as "meshcook: <message>".
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := codeOf(err)
+	if code == ExitFailure && isCobraUsageError(err) {
+		code = ExitUsage
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(stderr, "meshcook: %s\n", msg)
+	}
+	if code == ExitUsage {
+		fmt.Fprintln(stderr, "run 'meshcook help' for usage")
+	}
+	return code
+}
+
+// isCobraUsageError recognises cobra's own argument and flag errors, which
+// it returns as plain errors.
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most", "bad flag syntax"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "meshcook",
+		Short: "Offline mesh asset cooker: glTF → engine-ready .hmesh/.hmat",
+		Long: `meshcook cooks authored mesh sources (glTF 2.0 .gltf/.glb) into engine-ready
+outputs under stable names: .hmesh v2 meshes with meshlets and bounds, and
+.hmat material tables. It validates and inspects cooked files for CI.
+
+Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input, 4 output error.`,
+		Example: `  meshcook cook testdata/samples -o out
+  meshcook validate out/box.hmesh out/box.hmat
+  meshcook inspect out/box.hmesh --json`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.AddCommand(newCookCmd(stdout, stderr), newValidateCmd(stdout), newInspectCmd(stdout), newVersionCmd(stdout))
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
+	return root
+}

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/meshcook/meshcook/formats/hmat"
+	"github.com/meshcook/meshcook/formats/hmesh"
+)
+
+// fileCheck is one file's validation result (`validate --json` prints one
+// object per file in an array).
+type fileCheck struct {
+	File  string `json:"file"`
+	Kind  string `json:"kind"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+}
+
+func newValidateCmd(stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "validate FILE...",
+		Short: "Check cooked files structurally and semantically",
+		Long: `Validate reads each file with its format's reader (recognised by magic:
+.hmesh "HMSH", .hmat "HMAT") and checks every range, index and count.
+It prints one line per file and exits 3 when any file fails.`,
+		Example: `  meshcook validate out/models/chair.hmesh out/models/chair.hmat
+  meshcook validate --json out/*.hmesh`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError("validate: name at least one file")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			checks := make([]fileCheck, 0, len(args))
+			failed := 0
+			for _, p := range args {
+				c := validateFile(p)
+				if !c.OK {
+					failed++
+				}
+				checks = append(checks, c)
+			}
+			if asJSON {
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(checks); err != nil {
+					return withCode(ExitOutput, err)
+				}
+			} else {
+				for _, c := range checks {
+					if c.OK {
+						fmt.Fprintf(stdout, "ok   %s (%s)\n", c.File, c.Kind)
+					} else {
+						fmt.Fprintf(stdout, "FAIL %s: %s\n", c.File, c.Error)
+					}
+				}
+			}
+			if failed > 0 {
+				return withCode(ExitBadInput, fmt.Errorf("validate: %d of %d files failed", failed, len(args)))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array with one result per file")
+	return cmd
+}
+
+// kindOf names a cooked file's format from its magic.
+func kindOf(b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte("HMSH")):
+		return "hmesh"
+	case bytes.HasPrefix(b, []byte("HMAT")):
+		return "hmat"
+	}
+	return "unknown"
+}
+
+func validateFile(path string) fileCheck {
+	c := fileCheck{File: path}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		c.Kind = "unknown"
+		c.Error = unwrapPath(err).Error()
+		return c
+	}
+	c.Kind = kindOf(b)
+	switch c.Kind {
+	case "hmesh":
+		var f *hmesh.File
+		if f, err = hmesh.Decode(b); err == nil {
+			err = hmesh.Validate(f)
+		}
+	case "hmat":
+		var ms []hmat.Material
+		if ms, err = hmat.Decode(b); err == nil {
+			err = hmat.Validate(ms)
+		}
+	default:
+		err = errors.New("unrecognised file kind (no known magic)")
+	}
+	if err != nil {
+		c.Error = err.Error()
+		return c
+	}
+	c.OK = true
+	return c
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,198 @@
+package cook
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/meshcook/meshcook/formats/hmat"
+	"github.com/meshcook/meshcook/formats/hmesh"
+	"github.com/meshcook/meshcook/mesh"
+)
+
+// This file adapts a cooked scene to the .hmesh v2 and .hmat v1 structs.
+
+// packHMesh builds the .hmesh and its companion .hmat for one job.
+func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
+	scene := c.scene
+	f := &hmesh.File{}
+	f.Desc.MeshletMaxVerts = uint32(opts.Meshlet.MaxVertices)
+	f.Desc.MeshletMaxTris = uint32(opts.Meshlet.MaxTriangles)
+
+	// Material slots: dense, first use in submesh order.
+	used := make([]int, len(scene.Submeshes))
+	for i, s := range scene.Submeshes {
+		used[i] = s.Material
+		if s.Material >= len(scene.Materials) {
+			return nil, fmt.Errorf("submesh %d: material %d out of range (%d materials)", i, s.Material, len(scene.Materials))
+		}
+	}
+	slots, order := hmat.Slots(used)
+
+	allTangents := true
+	var all []mesh.Vec3
+	for i := range scene.Submeshes {
+		s := &scene.Submeshes[i]
+		base := uint32(len(f.Vertices))
+		if len(s.Tangents) != len(s.Positions) {
+			allTangents = false
+		}
+		for v := range s.Positions {
+			f.Vertices = append(f.Vertices, gpuVertex(s, v))
+		}
+		all = append(all, s.Positions...)
+
+		sub := hmesh.SubMesh{
+			FirstIndex:   uint32(len(f.Indices)),
+			IndexCount:   uint32(len(s.Indices)),
+			FirstMeshlet: uint32(len(f.Meshlets)),
+			MeshletCount: uint32(len(c.meshlets[i].Meshlets)),
+			MaterialSlot: slots[i],
+			Bounds:       hmeshBounds(mesh.ComputeBounds(s.Positions, nil)),
+		}
+		for _, ix := range s.Indices {
+			f.Indices = append(f.Indices, ix+base)
+		}
+		r := c.meshlets[i]
+		vbase := uint32(len(f.MeshletVertices))
+		tbase := uint32(len(f.MeshletTriangles) / 3)
+		for _, m := range r.Meshlets {
+			f.Meshlets = append(f.Meshlets, hmesh.Meshlet{
+				VertexOffset:   m.VertexOffset + vbase,
+				VertexCount:    m.VertexCount,
+				TriangleOffset: m.TriangleOffset + tbase,
+				TriangleCount:  m.TriangleCount,
+			})
+		}
+		for _, v := range r.Vertices {
+			f.MeshletVertices = append(f.MeshletVertices, v+base)
+		}
+		f.MeshletTriangles = append(f.MeshletTriangles, r.Triangles...)
+		for _, b := range c.mbounds[i] {
+			f.MeshletBounds = append(f.MeshletBounds, hmesh.MeshletBounds{
+				Center: b.Center, Radius: b.Radius, ConeAxis: b.ConeAxis, ConeCutoff: b.ConeCutoff,
+			})
+		}
+		f.Submeshes = append(f.Submeshes, sub)
+	}
+	if allTangents && len(scene.Submeshes) > 0 {
+		f.Desc.Flags |= hmesh.FlagHasTangents
+	}
+	f.Bounds = hmeshBounds(mesh.ComputeBounds(all, nil))
+
+	// Materials: MTRL hashes and .hmat rows in slot order.
+	names := make([]string, len(scene.Materials))
+	for i, m := range scene.Materials {
+		names[i] = m.Name
+	}
+	imageNames := make([]string, len(scene.Images))
+	for i, im := range scene.Images {
+		imageNames[i] = im.Name
+	}
+	rows := make([]hmat.Material, 0, len(order))
+	for _, src := range order {
+		f.Materials = append(f.Materials, hmat.Hash(job.SourceRef+"/"+hmat.Leaf(names, src, "material")))
+		rows = append(rows, hmatRow(scene.Materials[src], job.SourceRef, imageNames))
+	}
+
+	meshBytes, err := hmesh.Encode(f)
+	if err != nil {
+		return nil, err
+	}
+	matBytes, err := hmat.Encode(rows)
+	if err != nil {
+		return nil, err
+	}
+	return []outputFile{
+		{name: job.Name + ".hmesh", kind: "hmesh", data: meshBytes, validate: validateHMesh(meshBytes)},
+		{name: job.Name + ".hmat", kind: "hmat", data: matBytes, validate: validateHMat(matBytes)},
+	}, nil
+}
+
+func validateHMesh(b []byte) func() error {
+	return func() error {
+		f, err := hmesh.Decode(b)
+		if err != nil {
+			return err
+		}
+		return hmesh.Validate(f)
+	}
+}
+
+func validateHMat(b []byte) func() error {
+	return func() error {
+		ms, err := hmat.Decode(b)
+		if err != nil {
+			return err
+		}
+		return hmat.Validate(ms)
+	}
+}
+
+// gpuVertex packs vertex v of s. A submesh without tangents gets an
+// arbitrary unit tangent perpendicular to the normal (DESC flag bit 0 tells
+// readers to ignore it); without UVs the UV is (0, 0).
+func gpuVertex(s *mesh.Submesh, v int) hmesh.Vertex {
+	out := hmesh.Vertex{Position: s.Positions[v]}
+	n := mesh.Vec3{0, 0, 1}
+	if s.Normals != nil {
+		n = s.Normals[v]
+	}
+	out.Normal = hmesh.EncodeNormal(n)
+	if s.Tangents != nil {
+		t := s.Tangents[v]
+		out.Tangent = hmesh.EncodeTangent([3]float32{t[0], t[1], t[2]}, t[3] < 0)
+	} else {
+		out.Tangent = hmesh.EncodeTangent(perpendicular(n), false)
+	}
+	if s.UV0 != nil {
+		out.UV = s.UV0[v]
+	}
+	return out
+}
+
+// perpendicular returns a unit vector orthogonal to the unit vector n.
+func perpendicular(n mesh.Vec3) [3]float32 {
+	a := mesh.Vec3{1, 0, 0}
+	if math.Abs(float64(n[0])) > 0.9 {
+		a = mesh.Vec3{0, 1, 0}
+	}
+	t := a.Sub(n.Scale(n.Dot(a))).Normalize()
+	if t == (mesh.Vec3{}) {
+		return [3]float32{1, 0, 0}
+	}
+	return t
+}
+
+func hmeshBounds(b mesh.Bounds) hmesh.Bounds {
+	return hmesh.Bounds{Min: b.Min, Max: b.Max, Center: b.Center, Radius: b.Radius}
+}
+
+// hmatRow converts a source material; texture refs hash
+// `<sourceRef>/<imageLeaf>` (docs/formats/hmat.md).
+func hmatRow(m mesh.Material, sourceRef string, imageNames []string) hmat.Material {
+	tex := func(img int) uint64 {
+		if img < 0 || img >= len(imageNames) {
+			return 0
+		}
+		return hmat.Hash(sourceRef + "/" + hmat.Leaf(imageNames, img, "image"))
+	}
+	flags := hmat.AlphaModeFlags(uint8(m.AlphaMode))
+	if m.DoubleSided {
+		flags |= hmat.FlagDoubleSided
+	}
+	return hmat.Material{
+		BaseColorFactor:      m.BaseColorFactor,
+		EmissiveFactor:       m.EmissiveFactor,
+		Metallic:             m.Metallic,
+		Roughness:            m.Roughness,
+		NormalScale:          m.NormalScale,
+		OcclusionStrength:    m.OcclusionStrength,
+		AlphaCutoff:          m.AlphaCutoff,
+		Flags:                flags,
+		BaseColorTex:         tex(m.BaseColorTexture),
+		MetallicRoughnessTex: tex(m.MetallicRoughnessTexture),
+		NormalTex:            tex(m.NormalTexture),
+		OcclusionTex:         tex(m.OcclusionTexture),
+		EmissiveTex:          tex(m.EmissiveTexture),
+	}
+}

@@ -1,0 +1,143 @@
+package cook
+
+import (
+	"context"
+	"fmt"
+	"path"
+
+	gltfimport "github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/mesh"
+	"github.com/meshcook/meshcook/meshlet"
+)
+
+// cooked is the canonical scene plus per-submesh meshlets, ready for the
+// format adapters.
+type cooked struct {
+	scene    *mesh.Scene
+	meshlets []meshlet.Result
+	mbounds  [][]meshlet.Bounds
+	report   MeshReport
+}
+
+// cookJob runs one source through every stage. It never panics: a panic in
+// an algorithm is turned into an input error naming the source, so one bad
+// file cannot take down a whole build.
+func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
+	sw := newStopwatch()
+	defer func() {
+		sw.End()
+		res.stageMS = sw.ms
+		if p := recover(); p != nil {
+			res.err = &InputError{Path: job.Source, Err: fmt.Errorf("internal error (please report): %v", p)}
+		}
+	}()
+
+	sw.Begin(StageImport)
+	scene, err := gltfimport.Load(job.Source, gltfimport.Options{})
+	if err != nil {
+		return jobResult{err: &importError{err}}
+	}
+	for _, w := range scene.Warnings {
+		res.warnings = append(res.warnings, fmt.Sprintf("%s: %s", job.Source, w))
+	}
+	if err := ctx.Err(); err != nil {
+		return jobResult{err: err}
+	}
+
+	c, err := process(ctx, job, scene, opts, sw)
+	if err != nil {
+		return jobResult{err: err, warnings: res.warnings}
+	}
+
+	sw.Begin(StagePack)
+	files, err := packHMesh(job, c, opts)
+	if err != nil {
+		return jobResult{err: &InputError{Path: job.Source, Err: err}, warnings: res.warnings}
+	}
+
+	sw.Begin(StageValidate)
+	for _, f := range files {
+		if err := f.validate(); err != nil {
+			return jobResult{err: &OutputError{Path: path.Join(opts.OutDir, f.name), Err: err}, warnings: res.warnings}
+		}
+	}
+
+	sw.Begin(StageWrite)
+	for _, f := range files {
+		out, err := writeOutput(opts.OutDir, f)
+		if err != nil {
+			return jobResult{err: err, warnings: res.warnings}
+		}
+		res.outputs = append(res.outputs, out)
+	}
+	res.mesh = &c.report
+	return res
+}
+
+// importError marks an importer error: importers already name the file, so
+// the message is passed through as is. It still counts as bad input.
+type importError struct{ err error }
+
+func (e *importError) Error() string { return e.err.Error() }
+func (e *importError) Unwrap() error { return e.err }
+
+// process canonicalizes every submesh and builds its meshlets and bounds.
+func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *stopwatch) (*cooked, error) {
+	c := &cooked{scene: scene}
+	c.report = MeshReport{Name: job.Name, Source: job.Rel, Submeshes: len(scene.Submeshes)}
+	c.meshlets = make([]meshlet.Result, len(scene.Submeshes))
+	c.mbounds = make([][]meshlet.Bounds, len(scene.Submeshes))
+	for i := range scene.Submeshes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		s := &scene.Submeshes[i]
+		sw.Begin(StageCanonicalize)
+		cr, err := mesh.Canonicalize(s, mesh.CanonicalOptions{})
+		if err != nil {
+			return nil, &InputError{Path: job.Source, Err: fmt.Errorf("submesh %d (%s): %w", i, s.Name, err)}
+		}
+		if cr.GeneratedNormals {
+			c.report.GeneratedNormals++
+		}
+		if cr.GeneratedTangents {
+			c.report.GeneratedTangents++
+		}
+		c.report.DegenerateDropped += cr.DegenerateDropped
+
+		sw.Begin(StageMeshlets)
+		pos := positions3(s.Positions)
+		r, err := meshlet.Build(s.Indices, pos, opts.Meshlet)
+		if err != nil {
+			return nil, &InputError{Path: job.Source, Err: fmt.Errorf("submesh %d (%s): meshlets: %w", i, s.Name, err)}
+		}
+		c.meshlets[i] = r
+
+		sw.Begin(StageBounds)
+		c.mbounds[i] = meshlet.ComputeAllBounds(r, pos)
+
+		c.report.Vertices += len(s.Positions)
+		c.report.Triangles += s.TriangleCount()
+		c.report.Meshlets += len(r.Meshlets)
+		for _, m := range r.Meshlets {
+			c.report.AvgMeshletTris += float64(m.TriangleCount)
+			c.report.AvgMeshletVerts += float64(m.VertexCount)
+		}
+	}
+	if n := c.report.Meshlets; n > 0 {
+		c.report.AvgMeshletTris = round2(c.report.AvgMeshletTris / float64(n))
+		c.report.AvgMeshletVerts = round2(c.report.AvgMeshletVerts / float64(n))
+	}
+	return c, nil
+}
+
+func round2(v float64) float64 { return float64(int64(v*100+0.5)) / 100 }
+
+// positions3 views mesh positions as the plain arrays algorithm packages take.
+func positions3(p []mesh.Vec3) [][3]float32 {
+	out := make([][3]float32, len(p))
+	for i, v := range p {
+		out[i] = v
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+// Package cook is meshcook's pipeline: it plans inputs into jobs with stable
+// output names, runs each job through the stages (import, canonicalize,
+// meshlets, bounds, pack, validate, write) in parallel, and joins the results
+// in a fixed order into a Report.
+//
+// A job's result depends only on its source bytes and the Options, so jobs
+// can run in any order on any number of workers (and be cached later) without
+// changing a byte of output.
+package cook
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Job is one source file and the stable names derived from its path.
+type Job struct {
+	// Source is the file path as found on disk (joined from the input).
+	Source string
+	// Rel is the source's path relative to its input root, '/'-separated.
+	Rel string
+	// Name is the output stem, '/'-separated, relative to the output folder:
+	// Rel with a leading "assets/" and the extension dropped
+	// (assets/models/chair.glb → models/chair).
+	Name string
+	// SourceRef is the runtime ref used for material and texture hashes
+	// (formats.md: Name lowercased).
+	SourceRef string
+}
+
+// sourceExts are the file kinds cook picks up when walking a folder.
+var sourceExts = map[string]bool{".gltf": true, ".glb": true}
+
+// IsSource reports whether path names a file kind cook understands.
+func IsSource(p string) bool { return sourceExts[strings.ToLower(filepath.Ext(p))] }
+
+// Plan turns inputs (files and folders, walked recursively) into jobs sorted
+// by output name. A file given directly is rooted at its own folder; a
+// folder is the root for everything under it. Two sources that would write
+// the same output are an error naming both.
+func Plan(inputs []string) ([]Job, error) {
+	var jobs []Job
+	for _, in := range inputs {
+		st, err := os.Stat(in)
+		if err != nil {
+			return nil, &InputError{Path: in, Err: fmt.Errorf("cannot read input: %w", unwrapPathError(err))}
+		}
+		if !st.IsDir() {
+			if !IsSource(in) {
+				return nil, &InputError{Path: in, Err: fmt.Errorf("unsupported source kind %q (want .gltf or .glb)", filepath.Ext(in))}
+			}
+			jobs = append(jobs, newJob(in, filepath.Base(in)))
+			continue
+		}
+		err = filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return &InputError{Path: p, Err: unwrapPathError(err)}
+			}
+			if d.IsDir() || !IsSource(p) {
+				return nil
+			}
+			rel, err := filepath.Rel(in, p)
+			if err != nil {
+				return &InputError{Path: p, Err: err}
+			}
+			jobs = append(jobs, newJob(p, rel))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(jobs, func(i, j int) bool {
+		if jobs[i].Name != jobs[j].Name {
+			return jobs[i].Name < jobs[j].Name
+		}
+		return jobs[i].Source < jobs[j].Source
+	})
+	for i := 1; i < len(jobs); i++ {
+		if strings.EqualFold(jobs[i].Name, jobs[i-1].Name) {
+			return nil, &InputError{Path: jobs[i].Source, Err: fmt.Errorf("writes the same output %q as %s; rename one of them", jobs[i].Name, jobs[i-1].Source)}
+		}
+	}
+	return jobs, nil
+}
+
+func newJob(src, rel string) Job {
+	rel = filepath.ToSlash(rel)
+	name := strings.TrimPrefix(rel, "assets/")
+	name = strings.TrimSuffix(name, path.Ext(name))
+	return Job{Source: src, Rel: rel, Name: name, SourceRef: strings.ToLower(name)}
+}
+
+// unwrapPathError drops the *fs.PathError wrapper, whose path the caller
+// already names, so messages say the path once.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,59 @@
+package cook
+
+// Report is what one cook did, printed by `meshcook cook --json`. The JSON
+// field names are a contract (a test pins them).
+type Report struct {
+	Outputs  []OutputReport `json:"outputs"`
+	Stages   []StageReport  `json:"stages"`
+	Meshes   []MeshReport   `json:"meshes"`
+	Warnings []string       `json:"warnings"`
+	Errors   []string       `json:"errors"`
+
+	// InputErrors and OutputErrors count failed jobs by kind, for exit codes.
+	InputErrors  int `json:"-"`
+	OutputErrors int `json:"-"`
+}
+
+// OutputReport is one written (or already up-to-date) output file.
+type OutputReport struct {
+	Name    string `json:"name"` // stable name relative to the output folder
+	Path    string `json:"path"` // path on disk
+	Kind    string `json:"kind"` // "hmesh", "hmat"
+	Bytes   int    `json:"bytes"`
+	XXH3    string `json:"xxh3"` // xxh3-64 of the bytes, 16 lowercase hex digits
+	Changed bool   `json:"changed"`
+}
+
+// StageReport is the wall time spent in one pipeline stage, summed over jobs.
+type StageReport struct {
+	Name string  `json:"name"`
+	MS   float64 `json:"ms"`
+}
+
+// MeshReport summarises one cooked mesh.
+type MeshReport struct {
+	Name              string  `json:"name"`
+	Source            string  `json:"source"`
+	Vertices          int     `json:"vertices"`
+	Triangles         int     `json:"triangles"`
+	Submeshes         int     `json:"submeshes"`
+	Meshlets          int     `json:"meshlets"`
+	AvgMeshletTris    float64 `json:"avgMeshletTris"`
+	AvgMeshletVerts   float64 `json:"avgMeshletVerts"`
+	GeneratedNormals  int     `json:"generatedNormals"`  // submeshes whose normals were generated
+	GeneratedTangents int     `json:"generatedTangents"` // submeshes whose tangents were generated
+	DegenerateDropped int     `json:"degenerateDropped"`
+}
+
+// Stage names in pipeline order; the report lists them in this order.
+const (
+	StageImport       = "import"
+	StageCanonicalize = "canonicalize"
+	StageMeshlets     = "meshlets"
+	StageBounds       = "bounds"
+	StagePack         = "pack"
+	StageValidate     = "validate"
+	StageWrite        = "write"
+)
+
+var stageOrder = []string{StageImport, StageCanonicalize, StageMeshlets, StageBounds, StagePack, StageValidate, StageWrite}

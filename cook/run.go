@@ -1,0 +1,143 @@
+package cook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/meshcook/meshcook/meshlet"
+)
+
+// Options control a cook. The zero value is not useful; start from
+// DefaultOptions, which is the one place defaults live (the CLI reads it).
+type Options struct {
+	// OutDir is the folder outputs are written under.
+	OutDir string
+	// Jobs is how many sources cook at once; <= 0 means GOMAXPROCS.
+	Jobs int
+	// Meshlet are the meshlet build limits and cone weight.
+	Meshlet meshlet.Options
+	// Progress, when set, is called after each job finishes (from one
+	// goroutine at a time), with the count done so far.
+	Progress func(done, total int, job Job)
+}
+
+// DefaultOptions returns the documented defaults: meshlets of at most 64
+// vertices and 124 triangles, cone weight 0.25, one worker per CPU.
+func DefaultOptions() Options {
+	return Options{Meshlet: meshlet.DefaultOptions()}
+}
+
+// jobResult is everything one job produced, joined in job order.
+type jobResult struct {
+	outputs  []OutputReport
+	mesh     *MeshReport
+	warnings []string
+	err      error
+	stageMS  map[string]float64
+}
+
+// Run cooks every job and returns the report. Failed jobs are reported in
+// Report.Errors (and counted by kind) and write nothing; the others still
+// cook. The returned error is only for a cancelled context or invalid
+// options.
+func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
+	if err := opts.Meshlet.Validate(); err != nil {
+		return nil, fmt.Errorf("cook: %w", err)
+	}
+	workers := opts.Jobs
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(jobs), 1))
+
+	results := make([]jobResult, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = cookJob(ctx, jobs[i], opts)
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, len(jobs), jobs[i])
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+feed:
+	for i := range jobs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("cook: %w", err)
+	}
+
+	// Join in job order so the report is deterministic.
+	rep := &Report{Outputs: []OutputReport{}, Meshes: []MeshReport{}, Warnings: []string{}, Errors: []string{}}
+	stageMS := map[string]float64{}
+	for _, r := range results {
+		for k, v := range r.stageMS {
+			stageMS[k] += v
+		}
+		rep.Warnings = append(rep.Warnings, r.warnings...)
+		if r.err != nil {
+			rep.Errors = append(rep.Errors, r.err.Error())
+			var oe *OutputError
+			if errors.As(r.err, &oe) {
+				rep.OutputErrors++
+			} else {
+				rep.InputErrors++
+			}
+			continue
+		}
+		rep.Outputs = append(rep.Outputs, r.outputs...)
+		if r.mesh != nil {
+			rep.Meshes = append(rep.Meshes, *r.mesh)
+		}
+	}
+	for _, name := range stageOrder {
+		rep.Stages = append(rep.Stages, StageReport{Name: name, MS: roundMS(stageMS[name])})
+	}
+	return rep, nil
+}
+
+func roundMS(ms float64) float64 { return float64(int64(ms*1000+0.5)) / 1000 }
+
+// stopwatch accumulates wall time per stage for one job.
+type stopwatch struct {
+	ms    map[string]float64
+	stage string
+	start time.Time
+}
+
+func newStopwatch() *stopwatch { return &stopwatch{ms: map[string]float64{}} }
+
+// Begin ends the running stage (if any) and starts the named one.
+func (s *stopwatch) Begin(stage string) {
+	s.End()
+	s.stage, s.start = stage, time.Now()
+}
+
+// End stops the running stage.
+func (s *stopwatch) End() {
+	if s.stage != "" {
+		s.ms[s.stage] += float64(time.Since(s.start).Microseconds()) / 1000
+		s.stage = ""
+	}
+}
