@@ -1,0 +1,39 @@
+# meshcook: build, test, bench, fuzz, lint. `make test` is what CI runs.
+GO ?= go
+FUZZTIME ?= 30s
+
+.PHONY: all build test vet lint bench fuzz samples cook-samples clean
+
+all: build test
+
+build:
+	$(GO) build -o bin/meshcook ./cmd/meshcook
+
+test: vet
+	$(GO) test -count=1 ./...
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+lint: vet
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+samples:
+	$(GO) test ./internal/samplegen -run TestSamplesMatchGenerator -update
+
+cook-samples:
+	$(GO) run ./cmd/meshcook cook testdata/samples -o out
+
+clean:
+	rm -rf bin out
