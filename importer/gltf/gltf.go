@@ -1,0 +1,192 @@
+package gltf
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	qgltf "github.com/qmuntal/gltf"
+
+	"github.com/meshcook/meshcook/mesh"
+)
+
+// Default limits applied when the matching Options field is zero.
+const (
+	// DefaultMaxVertices bounds the Scene's total vertex count (about 3 GiB
+	// of streams at the widest vertex), so that a small document cannot make
+	// the importer allocate without bound (an accessor with no buffer view,
+	// or one big mesh instanced by thousands of nodes).
+	DefaultMaxVertices = 1 << 26
+	// DefaultMaxIndices bounds the Scene's total triangle-list index count.
+	DefaultMaxIndices = 1 << 28
+)
+
+// ErrUnsupportedExtension is wrapped by the error returned for a document
+// whose extensionsRequired names an extension this importer cannot honour
+// (KHR_draco_mesh_compression, EXT_meshopt_compression, or any unknown one).
+var ErrUnsupportedExtension = errors.New("unsupported required extension")
+
+// ErrOutsideFolder is wrapped by the error returned for an external buffer
+// or image URI that is not a relative path inside the source's folder
+// (absolute paths, "..", URI schemes other than data:).
+var ErrOutsideFolder = errors.New("uri leaves the source folder")
+
+// Options for Import. Zero value = defaults.
+type Options struct {
+	// MaxVertices caps the total vertex count of the imported Scene, summed
+	// over every submesh (a mesh instanced by N nodes counts N times).
+	// Zero or negative means DefaultMaxVertices.
+	MaxVertices int
+	// MaxIndices caps the total triangle-list index count of the Scene,
+	// counted the same way. Zero or negative means DefaultMaxIndices.
+	MaxIndices int
+}
+
+func (o Options) limits() (verts, indices int) {
+	verts, indices = o.MaxVertices, o.MaxIndices
+	if verts <= 0 {
+		verts = DefaultMaxVertices
+	}
+	if indices <= 0 {
+		indices = DefaultMaxIndices
+	}
+	return verts, indices
+}
+
+// Load reads a .gltf or .glb file from disk. External buffers/images resolve relative to the file's folder;
+// URIs that leave that folder (absolute, "..", etc.) are refused with an error.
+//
+// The folder is opened as an os.Root, so a symbolic link inside it cannot
+// lead a buffer read outside it either. Every error starts with
+// "gltf: <path>: ".
+func Load(path string, opts Options) (*mesh.Scene, error) {
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("gltf: %s: %w", path, err)
+	}
+	defer root.Close()
+	return decode(root.FS(), filepath.Base(path), path, opts)
+}
+
+// Decode reads the named .gltf/.glb from fsys (tests use fstest.MapFS); external URIs resolve inside fsys relative to name's dir.
+//
+// The format is detected from the content (GLB magic or JSON), not the
+// name. Every error starts with "gltf: <name>: ", is one line, and wraps the
+// underlying cause; Decode never panics on any input.
+func Decode(fsys fs.FS, name string, opts Options) (*mesh.Scene, error) {
+	return decode(fsys, name, name, opts)
+}
+
+// decode is Load and Decode: name is the path inside fsys, display the path
+// that errors show.
+func decode(fsys fs.FS, name, display string, opts Options) (scene *mesh.Scene, err error) {
+	// The importer bounds everything it reads; this guard only turns a bug
+	// (ours or the library's) into an error instead of a crash of the cook.
+	defer func() {
+		if r := recover(); r != nil {
+			scene, err = nil, fmt.Errorf("gltf: %s: internal error: %v", display, oneLine(fmt.Sprint(r)))
+		}
+	}()
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("gltf: %s: %w", display, err)
+	}
+	maxVerts, maxIndices := opts.limits()
+	im := &importer{
+		fsys:        fsys,
+		dir:         path.Dir(name),
+		vertsLeft:   maxVerts,
+		indicesLeft: maxIndices,
+		maxVerts:    maxVerts,
+		maxIndices:  maxIndices,
+	}
+	scene, err = im.run(data)
+	if err != nil {
+		return nil, fmt.Errorf("gltf: %s: %w", display, err)
+	}
+	return scene, nil
+}
+
+// importer holds one Decode call's state; nothing outlives the call.
+type importer struct {
+	fsys fs.FS
+	dir  string // folder of the source inside fsys
+	doc  *qgltf.Document
+	bufs [][]byte // resolved bytes per buffer, nil when it has none
+
+	maxVerts, maxIndices   int
+	vertsLeft, indicesLeft int
+
+	prims        map[primKey]*localPrim // decoded primitives awaiting instancing
+	usesLeft     []int                  // per mesh: node instances still to emit
+	skippedLines int                    // POINTS/LINES/LINE_LOOP/LINE_STRIP primitives skipped
+	truncated    int                    // primitives whose index count was not a multiple of 3
+}
+
+// run imports the file bytes into a Scene.
+func (im *importer) run(data []byte) (*mesh.Scene, error) {
+	// container and document
+	jsonBytes, bin, err := splitContainer(data)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := parseDocument(jsonBytes)
+	if err != nil {
+		return nil, err
+	}
+	im.doc = doc
+	if err := checkRequired(doc); err != nil {
+		return nil, err
+	}
+	if err := checkNoNulls(doc); err != nil {
+		return nil, err
+	}
+	// buffers, images and materials
+	if err := im.loadBuffers(bin); err != nil {
+		return nil, err
+	}
+	scene := &mesh.Scene{}
+	if scene.Images, err = im.images(); err != nil {
+		return nil, err
+	}
+	if scene.Materials, err = im.materials(); err != nil {
+		return nil, err
+	}
+	// nodes → submeshes
+	insts, err := im.instances()
+	if err != nil {
+		return nil, err
+	}
+	if scene.Submeshes, err = im.submeshes(insts); err != nil {
+		return nil, err
+	}
+	if im.skippedLines > 0 {
+		scene.Warnings = append(scene.Warnings, fmt.Sprintf("skipped %d points/lines primitives", im.skippedLines))
+	}
+	if im.truncated > 0 {
+		scene.Warnings = append(scene.Warnings, fmt.Sprintf("dropped trailing indices of %d primitives whose index count is not a multiple of 3", im.truncated))
+	}
+	return scene, nil
+}
+
+// libError is an error from qmuntal/gltf or encoding/json, shown without the
+// library's own "gltf: " or "json: " prefix (ours already names the package,
+// the file and the stage).
+type libError struct{ err error }
+
+func (e libError) Error() string {
+	s := e.err.Error()
+	s = strings.TrimPrefix(s, "gltf: ")
+	s = strings.TrimPrefix(s, "json: ")
+	return oneLine(s)
+}
+func (e libError) Unwrap() error { return e.err }
+
+// oneLine keeps an error message on one line whatever text it quotes.
+func oneLine(s string) string {
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(s)
+}
