@@ -1,0 +1,337 @@
+package meshlet
+
+import "math"
+
+// Scoring constants (meshoptimizer's values, tuned there on scanned and
+// authored meshes for the 64/124 limits).
+const (
+	// minConeFactor keeps the normal term of the score positive when a
+	// triangle is exactly aligned with the meshlet cone and ConeWeight is 1.
+	minConeFactor = 1e-3
+	// expectedRadiusScale turns sqrt(average triangle area * MaxTriangles)
+	// into the radius a full meshlet is expected to have; distance in the
+	// score is measured in units of it.
+	expectedRadiusScale = 0.5
+)
+
+// Topological priorities of a candidate triangle, lower is better. They
+// always beat the geometric score.
+const (
+	prioNoNewVertex = 0 // all corners already in the meshlet
+	prioDangling    = 1 // a corner has no other unused triangle left
+	prioNewVertex   = 1 // + number of new vertices (1..3) when not dangling
+)
+
+// triGeom is what scoring needs of a triangle: its centroid and its unit
+// geometric normal (zero for a zero-area triangle).
+type triGeom struct {
+	c, n [3]float32
+}
+
+// builder holds the state of one Build call.
+type builder struct {
+	idx  []uint32
+	opts Options
+	geom []triGeom
+
+	adjOff []uint32 // vertex v's triangles are adjTri[adjOff[v]:adjOff[v+1]]
+	adjTri []uint32
+	live   []uint32 // unused triangles referencing each vertex (per corner)
+
+	emitted   []bool
+	remaining int
+	nextFirst int // no triangle before it is unused
+	kd        *kdTree
+
+	expectedRadius float64
+
+	// Current meshlet.
+	local     []int16 // per vertex: local index in the current meshlet, -1 if absent
+	verts     []uint32
+	ltris     []uint8
+	cands     []uint32 // unused triangles touching the meshlet (lazy: may hold used ones)
+	candStamp []uint32 // per triangle: serial of the meshlet whose cands hold it
+	serial    uint32
+	sumC      [3]float64
+	sumN      [3]float64
+
+	opt optimizer
+	out Result
+}
+
+func build(indices []uint32, positions [][3]float32, opts Options) Result {
+	n := len(indices) / 3
+	b := &builder{
+		idx:       indices,
+		opts:      opts,
+		geom:      make([]triGeom, n),
+		live:      make([]uint32, len(positions)),
+		emitted:   make([]bool, n),
+		remaining: n,
+		local:     make([]int16, len(positions)),
+		candStamp: make([]uint32, n),
+		serial:    1,
+	}
+	// Triangle centroids, normals and the mesh area.
+	var area float64
+	centroids := make([][3]float32, n)
+	for t := 0; t < n; t++ {
+		p0, p1, p2 := positions[indices[3*t]], positions[indices[3*t+1]], positions[indices[3*t+2]]
+		var c [3]float32
+		for k := 0; k < 3; k++ {
+			c[k] = float32((float64(p0[k]) + float64(p1[k]) + float64(p2[k])) / 3)
+		}
+		nrm, l := triNormal(p0, p1, p2)
+		area += l
+		var un [3]float32
+		if l > 0 {
+			un = [3]float32{float32(nrm[0] / l), float32(nrm[1] / l), float32(nrm[2] / l)}
+		}
+		b.geom[t] = triGeom{c: c, n: un}
+		centroids[t] = c
+	}
+	// A full meshlet covers about MaxTriangles average triangles.
+	b.expectedRadius = math.Sqrt(area/2/float64(n)*float64(opts.MaxTriangles)) * expectedRadiusScale
+	if !(b.expectedRadius > 0) || math.IsInf(b.expectedRadius, 0) {
+		b.expectedRadius = 1
+	}
+	// Vertex → triangle adjacency (CSR), one entry per corner.
+	b.adjOff = make([]uint32, len(positions)+1)
+	for _, v := range indices {
+		b.adjOff[v+1]++
+		b.live[v]++
+	}
+	for v := range positions {
+		b.adjOff[v+1] += b.adjOff[v]
+	}
+	b.adjTri = make([]uint32, len(indices))
+	fill := make([]uint32, len(positions))
+	copy(fill, b.adjOff[:len(positions)])
+	for i, v := range indices {
+		b.adjTri[fill[v]] = uint32(i / 3)
+		fill[v]++
+	}
+	for i := range b.local {
+		b.local[i] = -1
+	}
+	b.kd = newKDTree(centroids)
+	b.run()
+	return b.out
+}
+
+// triNormal is the cross product (p1-p0)×(p2-p0) in float64 and its length
+// (twice the triangle area), computed as meshcheck computes it.
+func triNormal(p0, p1, p2 [3]float32) ([3]float64, float64) {
+	var e1, e2 [3]float64
+	for k := 0; k < 3; k++ {
+		e1[k] = float64(p1[k]) - float64(p0[k])
+		e2[k] = float64(p2[k]) - float64(p0[k])
+	}
+	n := [3]float64{
+		float64(e1[1]*e2[2]) - float64(e1[2]*e2[1]),
+		float64(e1[2]*e2[0]) - float64(e1[0]*e2[2]),
+		float64(e1[0]*e2[1]) - float64(e1[1]*e2[0]),
+	}
+	return n, math.Sqrt(float64(n[0]*n[0]) + float64(n[1]*n[1]) + float64(n[2]*n[2]))
+}
+
+// run is the main loop: grow the current meshlet from its best adjacent
+// candidate; when none fits, close it and seed the next meshlet with the
+// best candidate that did not fit (it borders the closed one); when it has
+// no adjacent candidate at all, take the nearest unused triangle.
+func (b *builder) run() {
+	seed := int32(-1)
+	for b.remaining > 0 {
+		if len(b.ltris) == 0 {
+			t := seed
+			if t < 0 || b.emitted[t] {
+				t = b.firstUnused()
+			}
+			seed = -1
+			b.add(uint32(t))
+			continue
+		}
+		fit, any := b.pick()
+		if fit >= 0 {
+			b.add(uint32(fit))
+			continue
+		}
+		if any >= 0 {
+			b.flush()
+			seed = any
+			continue
+		}
+		// Spatial fallback: nothing adjacent is left.
+		t := b.kd.nearest(b.center())
+		if t < 0 {
+			t = b.firstUnused()
+		}
+		if b.fits(uint32(t)) {
+			b.add(uint32(t))
+		} else {
+			b.flush()
+			seed = t
+		}
+	}
+	b.flush()
+}
+
+func (b *builder) firstUnused() int32 {
+	for b.emitted[b.nextFirst] {
+		b.nextFirst++
+	}
+	return int32(b.nextFirst)
+}
+
+// newVertices counts the distinct corners of t not yet in the meshlet.
+func (b *builder) newVertices(t uint32) int {
+	a, c1, c2 := b.idx[3*t], b.idx[3*t+1], b.idx[3*t+2]
+	n := 0
+	if b.local[a] < 0 {
+		n++
+	}
+	if b.local[c1] < 0 && c1 != a {
+		n++
+	}
+	if b.local[c2] < 0 && c2 != a && c2 != c1 {
+		n++
+	}
+	return n
+}
+
+func (b *builder) fits(t uint32) bool {
+	return len(b.ltris)/3 < b.opts.MaxTriangles && len(b.verts)+b.newVertices(t) <= b.opts.MaxVertices
+}
+
+// center is the meshlet centroid (mean of its triangle centroids).
+func (b *builder) center() [3]float32 {
+	inv := 1 / float64(len(b.ltris)/3)
+	return [3]float32{float32(b.sumC[0] * inv), float32(b.sumC[1] * inv), float32(b.sumC[2] * inv)}
+}
+
+// axis is the normalised sum of the meshlet's triangle normals, or zero.
+func (b *builder) axis() [3]float32 {
+	s := b.sumN
+	l := math.Sqrt(float64(s[0]*s[0]) + float64(s[1]*s[1]) + float64(s[2]*s[2]))
+	if l == 0 {
+		return [3]float32{}
+	}
+	return [3]float32{float32(s[0] / l), float32(s[1] / l), float32(s[2] / l)}
+}
+
+// pick scans the candidates (compacting away used ones) and returns the
+// best one that fits and the best one overall, -1 when there is none.
+// Order: topological priority, then geometric score, then first found.
+func (b *builder) pick() (fit, any int32) {
+	fit, any = -1, -1
+	fitPrio, anyPrio := math.MaxInt, math.MaxInt
+	var fitScore, anyScore float32
+	c := b.center()
+	ax := b.axis()
+	w := b.opts.ConeWeight
+	room := b.opts.MaxVertices - len(b.verts)
+	triRoom := len(b.ltris)/3 < b.opts.MaxTriangles
+	j := 0
+	for _, t := range b.cands {
+		if b.emitted[t] {
+			continue
+		}
+		b.cands[j] = t
+		j++
+		nv := b.newVertices(t)
+		prio := prioNoNewVertex
+		if nv > 0 {
+			i0, i1, i2 := b.idx[3*t], b.idx[3*t+1], b.idx[3*t+2]
+			if b.live[i0] == 1 || b.live[i1] == 1 || b.live[i2] == 1 {
+				prio = prioDangling
+			} else {
+				prio = prioNewVertex + nv
+			}
+		}
+		fits := triRoom && nv <= room
+		if prio > anyPrio && (!fits || prio > fitPrio) {
+			continue
+		}
+		s := b.score(t, c, ax, w)
+		if prio < anyPrio || (prio == anyPrio && s < anyScore) {
+			any, anyPrio, anyScore = int32(t), prio, s
+		}
+		if fits && (prio < fitPrio || (prio == fitPrio && s < fitScore)) {
+			fit, fitPrio, fitScore = int32(t), prio, s
+		}
+	}
+	b.cands = b.cands[:j]
+	return fit, any
+}
+
+// score is meshoptimizer's geometric score: distance from the meshlet
+// centroid in expected radii, discounted by ConeWeight, times a factor that
+// favours normals close to the meshlet axis. Lower is better.
+func (b *builder) score(t uint32, c, ax [3]float32, w float32) float32 {
+	g := &b.geom[t]
+	dx := float64(g.c[0]) - float64(c[0])
+	dy := float64(g.c[1]) - float64(c[1])
+	dz := float64(g.c[2]) - float64(c[2])
+	d := math.Sqrt(float64(dx*dx)+float64(dy*dy)+float64(dz*dz)) / b.expectedRadius
+	spread := float32(g.n[0]*ax[0]) + float32(g.n[1]*ax[1]) + float32(g.n[2]*ax[2])
+	cone := 1 - float32(spread*w)
+	if cone < minConeFactor {
+		cone = minConeFactor
+	}
+	return float32(float32(1+float32(d)*(1-w)) * cone)
+}
+
+// add appends triangle t to the current meshlet (the caller checked it fits).
+func (b *builder) add(t uint32) {
+	var lc [3]uint8
+	for k := 0; k < 3; k++ {
+		v := b.idx[3*t+uint32(k)]
+		if b.local[v] < 0 {
+			b.local[v] = int16(len(b.verts))
+			b.verts = append(b.verts, v)
+			for _, u := range b.adjTri[b.adjOff[v]:b.adjOff[v+1]] {
+				if !b.emitted[u] && b.candStamp[u] != b.serial {
+					b.candStamp[u] = b.serial
+					b.cands = append(b.cands, u)
+				}
+			}
+		}
+		lc[k] = uint8(b.local[v])
+		b.live[v]--
+	}
+	b.ltris = append(b.ltris, lc[0], lc[1], lc[2])
+	b.emitted[t] = true
+	b.remaining--
+	b.kd.remove(int32(t))
+	g := &b.geom[t]
+	for k := 0; k < 3; k++ {
+		b.sumC[k] += float64(g.c[k])
+		b.sumN[k] += float64(g.n[k])
+	}
+}
+
+// flush closes the current meshlet: optimizes its local order, appends it
+// to the result and resets the per-meshlet state.
+func (b *builder) flush() {
+	if len(b.ltris) == 0 {
+		return
+	}
+	b.opt.run(b.verts, b.ltris)
+	b.out.Meshlets = append(b.out.Meshlets, Meshlet{
+		VertexOffset:   uint32(len(b.out.Vertices)),
+		VertexCount:    uint32(len(b.verts)),
+		TriangleOffset: uint32(len(b.out.Triangles) / 3),
+		TriangleCount:  uint32(len(b.ltris) / 3),
+	})
+	b.out.Vertices = append(b.out.Vertices, b.verts...)
+	b.out.Triangles = append(b.out.Triangles, b.ltris...)
+	for _, v := range b.verts {
+		b.local[v] = -1
+	}
+	b.verts = b.verts[:0]
+	b.ltris = b.ltris[:0]
+	b.cands = b.cands[:0]
+	b.serial++
+	b.sumC = [3]float64{}
+	b.sumN = [3]float64{}
+}

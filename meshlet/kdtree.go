@@ -1,0 +1,230 @@
+package meshlet
+
+import "math"
+
+// kdLeafSize is the most points a k-d tree leaf holds; 8 keeps leaf scans
+// cheap while the tree stays shallow (meshoptimizer uses the same size).
+const kdLeafSize = 8
+
+// kdNode is one node of the tree. Leaves have left == -1 and own
+// perm[lo:hi]; inner nodes split on axis at split (points < split go left).
+type kdNode struct {
+	lo, hi      int32
+	left, right int32
+	parent      int32
+	alive       int32 // points in this subtree not yet removed
+	axis        uint8
+	split       float32
+}
+
+// kdTree answers "nearest point not yet removed" over a fixed point set,
+// with per-subtree live counts so removed regions are skipped entirely.
+type kdTree struct {
+	pts    [][3]float32
+	perm   []int32
+	nodes  []kdNode
+	leafOf []int32
+	gone   []bool
+}
+
+func newKDTree(pts [][3]float32) *kdTree {
+	t := &kdTree{
+		pts:    pts,
+		perm:   make([]int32, len(pts)),
+		leafOf: make([]int32, len(pts)),
+		gone:   make([]bool, len(pts)),
+		nodes:  make([]kdNode, 0, 2*len(pts)/kdLeafSize+1),
+	}
+	for i := range t.perm {
+		t.perm[i] = int32(i)
+	}
+	if len(pts) > 0 {
+		t.build(0, int32(len(pts)), -1)
+	}
+	return t
+}
+
+// build makes the node for perm[lo:hi] and returns its id. It splits at the
+// middle of the widest axis of the points' box; when that leaves a side
+// empty (coincident points, or a box too thin for float32 to split) it
+// splits by count instead, so the depth stays logarithmic.
+func (t *kdTree) build(lo, hi, parent int32) int32 {
+	id := int32(len(t.nodes))
+	t.nodes = append(t.nodes, kdNode{lo: lo, hi: hi, left: -1, right: -1, parent: parent, alive: hi - lo})
+	if hi-lo <= kdLeafSize {
+		for _, p := range t.perm[lo:hi] {
+			t.leafOf[p] = id
+		}
+		return id
+	}
+	mn, mx := t.pts[t.perm[lo]], t.pts[t.perm[lo]]
+	for _, p := range t.perm[lo+1 : hi] {
+		q := t.pts[p]
+		for k := 0; k < 3; k++ {
+			mn[k] = min(mn[k], q[k])
+			mx[k] = max(mx[k], q[k])
+		}
+	}
+	axis := 0
+	ext := float64(mx[0]) - float64(mn[0])
+	for k := 1; k < 3; k++ {
+		if e := float64(mx[k]) - float64(mn[k]); e > ext {
+			axis, ext = k, e
+		}
+	}
+	split := float32((float64(mn[axis]) + float64(mx[axis])) / 2)
+	// Partition: points < split to the front.
+	i, j := lo, hi-1
+	for i <= j {
+		if t.pts[t.perm[i]][axis] < split {
+			i++
+		} else {
+			t.perm[i], t.perm[j] = t.perm[j], t.perm[i]
+			j--
+		}
+	}
+	mid := i
+	if mid == lo || mid == hi {
+		// Degenerate split: fall back to a count split. Points are all on
+		// one side of split, so order them along the axis first to keep
+		// "left <= split <= right" true for the pruning test.
+		mid = lo + (hi-lo)/2
+		t.selectNth(lo, hi, mid, axis)
+		split = t.pts[t.perm[mid]][axis]
+	}
+	t.nodes[id].axis = uint8(axis)
+	t.nodes[id].split = split
+	l := t.build(lo, mid, id)
+	r := t.build(mid, hi, id)
+	t.nodes[id].left, t.nodes[id].right = l, r
+	return id
+}
+
+// selectNth reorders perm[lo:hi] so perm[n] holds the point that would be
+// there if sorted by axis (ties by index), everything before it <= and
+// everything after it >=. Deterministic quickselect (median of three).
+func (t *kdTree) selectNth(lo, hi, n int32, axis int) {
+	less := func(a, b int32) bool {
+		pa, pb := t.pts[a][axis], t.pts[b][axis]
+		if pa != pb {
+			return pa < pb
+		}
+		return a < b
+	}
+	for hi-lo > 1 {
+		m := lo + (hi-lo)/2
+		a, b, c := t.perm[lo], t.perm[m], t.perm[hi-1]
+		pivot := b
+		if less(a, b) != less(a, c) {
+			pivot = a
+		} else if less(b, a) != less(b, c) {
+			pivot = b
+		} else {
+			pivot = c
+		}
+		// Three-way partition around pivot (strict order, so no equal keys
+		// besides the pivot itself).
+		i, j := lo, hi-1
+		for i <= j {
+			switch {
+			case less(t.perm[i], pivot):
+				i++
+			default:
+				t.perm[i], t.perm[j] = t.perm[j], t.perm[i]
+				j--
+			}
+		}
+		// perm[lo:i] < pivot, perm[i:hi] >= pivot; move pivot to i.
+		for k := i; k < hi; k++ {
+			if t.perm[k] == pivot {
+				t.perm[i], t.perm[k] = t.perm[k], t.perm[i]
+				break
+			}
+		}
+		switch {
+		case n < i:
+			hi = i
+		case n > i:
+			lo = i + 1
+		default:
+			return
+		}
+	}
+}
+
+// remove marks point p as used; later queries skip it.
+func (t *kdTree) remove(p int32) {
+	if t.gone[p] {
+		return
+	}
+	t.gone[p] = true
+	for n := t.leafOf[p]; n >= 0; n = t.nodes[n].parent {
+		t.nodes[n].alive--
+	}
+}
+
+// nearest returns the live point closest to q (first in tree order on
+// ties), or -1 when none is left.
+func (t *kdTree) nearest(q [3]float32) int32 {
+	if len(t.nodes) == 0 || t.nodes[0].alive == 0 {
+		return -1
+	}
+	best := int32(-1)
+	bestD := math.Inf(1)
+	qd := [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
+	t.search(0, qd, &best, &bestD)
+	if best < 0 {
+		// Only reachable when distances overflow; any live point will do.
+		for n := int32(0); ; {
+			nd := &t.nodes[n]
+			if nd.left < 0 {
+				for _, p := range t.perm[nd.lo:nd.hi] {
+					if !t.gone[p] {
+						return p
+					}
+				}
+				return -1
+			}
+			if t.nodes[nd.left].alive > 0 {
+				n = nd.left
+			} else {
+				n = nd.right
+			}
+		}
+	}
+	return best
+}
+
+func (t *kdTree) search(n int32, q [3]float64, best *int32, bestD *float64) {
+	nd := &t.nodes[n]
+	if nd.alive == 0 {
+		return
+	}
+	if nd.left < 0 {
+		for _, p := range t.perm[nd.lo:nd.hi] {
+			if t.gone[p] {
+				continue
+			}
+			if d := dist2(q, t.pts[p]); d < *bestD {
+				*best, *bestD = p, d
+			}
+		}
+		return
+	}
+	delta := q[nd.axis] - float64(nd.split)
+	first, second := nd.left, nd.right
+	if delta >= 0 {
+		first, second = second, first
+	}
+	t.search(first, q, best, bestD)
+	if delta*delta <= *bestD {
+		t.search(second, q, best, bestD)
+	}
+}
+
+// dist2 is the squared distance in float64 (no overflow for float32 input).
+// Each product is rounded explicitly so no fused multiply-add changes it.
+func dist2(q [3]float64, p [3]float32) float64 {
+	dx, dy, dz := q[0]-float64(p[0]), q[1]-float64(p[1]), q[2]-float64(p[2])
+	return float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+}

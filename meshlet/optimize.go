@@ -1,0 +1,130 @@
+package meshlet
+
+// optimizer reorders one meshlet for locality (as meshopt_optimizeMeshlet):
+// triangles in a strip-like order where each next triangle shares as many
+// corners as possible with the previous one, then local vertices numbered
+// by first use, so consecutive triangles reference nearby, mostly
+// increasing local indices. Buffers are reused across meshlets.
+type optimizer struct {
+	off   []int32 // local vertex v's triangles are adj[off[v]:off[v+1]]
+	adj   []int32
+	fill  []int32
+	done  []bool
+	order []int32
+	remap []int16
+	tris  []uint8
+	verts []uint32
+}
+
+// run rewrites verts and tris (3 local indices per triangle) in place. The
+// corner order inside each triangle is kept, so winding is preserved.
+func (o *optimizer) run(verts []uint32, tris []uint8) {
+	nt, nv := len(tris)/3, len(verts)
+	if nt <= 1 && nv <= 3 {
+		o.renumber(verts, tris, nil)
+		return
+	}
+	// Local vertex → triangle adjacency.
+	o.off = resize(o.off, nv+1)
+	for i := range o.off {
+		o.off[i] = 0
+	}
+	for _, v := range tris {
+		o.off[int(v)+1]++
+	}
+	for v := 0; v < nv; v++ {
+		o.off[v+1] += o.off[v]
+	}
+	o.adj = resize(o.adj, len(tris))
+	o.fill = resize(o.fill, nv)
+	copy(o.fill, o.off[:nv])
+	for i, v := range tris {
+		o.adj[o.fill[v]] = int32(i / 3)
+		o.fill[v]++
+	}
+	o.done = resize(o.done, nt)
+	for i := range o.done {
+		o.done[i] = false
+	}
+	o.order = o.order[:0]
+
+	// Greedy walk: next is the unused triangle sharing the most corners with
+	// the last one (first in build order on ties), else the first unused.
+	next := 0
+	last := int32(0)
+	for len(o.order) < nt {
+		best, bestShared := int32(-1), 0
+		if len(o.order) > 0 {
+			la := tris[3*last : 3*last+3]
+			for _, v := range la {
+				for _, u := range o.adj[o.off[v]:o.off[int(v)+1]] {
+					if o.done[u] {
+						continue
+					}
+					s := sharedCorners(la, tris[3*u:3*u+3])
+					if s > bestShared || (s == bestShared && u < best) {
+						best, bestShared = u, s
+					}
+				}
+			}
+		}
+		if best < 0 {
+			for o.done[next] {
+				next++
+			}
+			best = int32(next)
+		}
+		o.done[best] = true
+		o.order = append(o.order, best)
+		last = best
+	}
+	o.renumber(verts, tris, o.order)
+}
+
+// renumber writes the triangles in the given order (nil: unchanged) and
+// numbers local vertices by first use.
+func (o *optimizer) renumber(verts []uint32, tris []uint8, order []int32) {
+	nt, nv := len(tris)/3, len(verts)
+	o.remap = resize(o.remap, nv)
+	for i := range o.remap {
+		o.remap[i] = -1
+	}
+	o.tris = resize(o.tris, len(tris))
+	o.verts = resize(o.verts, nv)
+	n := int16(0)
+	for i := 0; i < nt; i++ {
+		t := i
+		if order != nil {
+			t = int(order[i])
+		}
+		for k := 0; k < 3; k++ {
+			v := tris[3*t+k]
+			if o.remap[v] < 0 {
+				o.remap[v] = n
+				o.verts[n] = verts[v]
+				n++
+			}
+			o.tris[3*i+k] = uint8(o.remap[v])
+		}
+	}
+	copy(tris, o.tris)
+	copy(verts, o.verts[:n])
+}
+
+func sharedCorners(a, b []uint8) int {
+	s := 0
+	for _, x := range b {
+		if x == a[0] || x == a[1] || x == a[2] {
+			s++
+		}
+	}
+	return s
+}
+
+// resize returns s with length n, reusing its storage when large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
