@@ -95,4 +95,3 @@ func BenchmarkBounds(b *testing.B) {
 		ComputeAllBounds(r, pos)
 	}
 }
-

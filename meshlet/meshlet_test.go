@@ -213,7 +213,7 @@ func checkBounds(t *testing.T, r Result, pos [][3]float32) {
 }
 
 func f64(v [3]float32) [3]float64 { return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])} }
-func dot(a, b [3]float64) float64  { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func dot(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
 // coneCheck is meshcheck.py's check_cone: 24 pseudo-random directions at
 // 1.5, 4 and 50 radii (72 cameras) plus 64 fixed far view directions; from
