@@ -1,0 +1,432 @@
+package mesh
+
+// Canonicalization: the cook's step 2. It turns whatever an importer produced
+// into one canonical submesh: exact duplicates welded, degenerate triangles
+// dropped, unit normals everywhere, MikkTSpace tangents where a UV0 stream
+// exists, vertices in first-reference order. The same input always gives
+// the same bytes, and canonicalizing a canonical submesh changes nothing
+// (refresh --check relies on that).
+//
+// Decisions (docs/canonicalize.md has the long form):
+//   - Weld compares raw float bits, so +0 and -0 are different and NaNs with
+//     the same payload are equal. Bit equality is the only rule that never
+//     merges vertices a renderer could tell apart.
+//   - A triangle is degenerate when two of its corners have equal positions
+//     (float equality, so +0 and -0 count as equal). Collinear triangles
+//     with three distinct positions are kept: they may close a crack.
+//   - Normals and tangents: see normals.go and tangents.go.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrInvalidSubmesh is wrapped by every error Validate (and so Canonicalize
+// and GenerateTangents) returns.
+var ErrInvalidSubmesh = errors.New("mesh: invalid submesh")
+
+// unitTolerance is how far |v|² may be from 1 before a stored normal or
+// tangent is renormalised. It is well above float32 rounding of a normalised
+// vector (~2e-7), so canonical output is left bit-identical on a second pass.
+const unitTolerance = 1e-6
+
+// CanonicalOptions controls Canonicalize. The zero value is the default:
+// drop degenerate triangles, generate normals when the source has none, and
+// generate tangents when the source has none and has UV0 (and normals).
+type CanonicalOptions struct {
+	KeepDegenerate bool // keep triangles with two equal corner positions
+	NoNormals      bool // do not generate a missing normal stream
+	NoTangents     bool // do not generate a missing tangent stream
+}
+
+// CanonicalReport says what Canonicalize changed, as before → after counts.
+type CanonicalReport struct {
+	VerticesBefore, VerticesAfter   int // after = the final vertex count
+	TrianglesBefore, TrianglesAfter int
+	DegenerateDropped               int
+	GeneratedNormals                bool
+	GeneratedTangents               bool
+	// RepairedNormals and RepairedTangents count source vertices whose
+	// stored normal or tangent was zero or not finite and was replaced.
+	RepairedNormals  int
+	RepairedTangents int
+}
+
+// Validate checks the Submesh contracts: every present stream has one entry
+// per position, Indices is a triangle list of in-range indices, and every
+// position is finite. Errors wrap ErrInvalidSubmesh.
+func (s *Submesh) Validate() error {
+	n := len(s.Positions)
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w %q: %s", ErrInvalidSubmesh, s.Name, fmt.Sprintf(format, args...))
+	}
+	if s.Normals != nil && len(s.Normals) != n {
+		return bad("%d normals for %d positions", len(s.Normals), n)
+	}
+	if s.Tangents != nil && len(s.Tangents) != n {
+		return bad("%d tangents for %d positions", len(s.Tangents), n)
+	}
+	if s.UV0 != nil && len(s.UV0) != n {
+		return bad("%d uv0 entries for %d positions", len(s.UV0), n)
+	}
+	if s.Colors != nil && len(s.Colors) != n {
+		return bad("%d colors for %d positions", len(s.Colors), n)
+	}
+	if len(s.Indices)%3 != 0 {
+		return bad("%d indices is not a multiple of 3", len(s.Indices))
+	}
+	if uint64(len(s.Indices)) > math.MaxUint32 {
+		return bad("%d indices exceeds the 32-bit vertex limit", len(s.Indices))
+	}
+	for i, ix := range s.Indices {
+		if uint64(ix) >= uint64(n) {
+			return bad("index %d at %d out of range (%d vertices)", ix, i, n)
+		}
+	}
+	for i, p := range s.Positions {
+		if !p.IsFinite() {
+			return bad("position %d is not finite (%v)", i, p)
+		}
+	}
+	return nil
+}
+
+// Canonicalize rewrites s in place: normalise stored normals and tangents,
+// weld, drop degenerate triangles, generate missing normals and tangents,
+// then weld again so that the result has no bit-identical duplicate
+// vertices. Unreferenced vertices are removed and the survivors are ordered
+// by first reference in the index buffer, so the result is deterministic and
+// Canonicalize is idempotent. Triangle order is kept.
+//
+// It returns an error wrapping ErrInvalidSubmesh, and leaves s unchanged,
+// when s breaks the Submesh contracts (see Validate).
+func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
+	var r CanonicalReport
+	if err := s.Validate(); err != nil {
+		return r, err
+	}
+	r.VerticesBefore, r.TrianglesBefore = len(s.Positions), s.TriangleCount()
+
+	// Stored streams: unit length, w = ±1; remember vertices needing repair.
+	var badNormal, badTangent []bool
+	if s.Normals != nil {
+		s.Normals = append([]Vec3(nil), s.Normals...)
+		badNormal = make([]bool, len(s.Normals))
+		for i, n := range s.Normals {
+			u, ok := unitVec3(n)
+			s.Normals[i], badNormal[i] = u, !ok
+		}
+	}
+	if s.Tangents != nil {
+		s.Tangents = append([]Vec4(nil), s.Tangents...)
+		badTangent = make([]bool, len(s.Tangents))
+		for i, t := range s.Tangents {
+			u, ok := unitVec3(Vec3{t[0], t[1], t[2]})
+			w := float32(1)
+			if t[3] < 0 {
+				w = -1
+			}
+			s.Tangents[i], badTangent[i] = Vec4{u[0], u[1], u[2], w}, !ok
+		}
+	}
+
+	// Weld, carrying the repair marks along with the vertices.
+	remap := weld(s)
+	badNormal = remapFlags(badNormal, remap, len(s.Positions))
+	badTangent = remapFlags(badTangent, remap, len(s.Positions))
+
+	if !opts.KeepDegenerate {
+		r.DegenerateDropped = DropDegenerate(s)
+	}
+
+	// Normals: generate, or repair the bad ones from generated corner values.
+	switch {
+	case s.Normals == nil && !opts.NoNormals:
+		remap = generateNormals(s)
+		badTangent = remapFlags(badTangent, remap, len(s.Positions))
+		r.GeneratedNormals = true
+	case s.Normals != nil:
+		r.RepairedNormals = countTrue(badNormal)
+		if r.RepairedNormals > 0 {
+			gen := cornerNormals(s)
+			corner := make([]Vec4, len(s.Indices))
+			for c, v := range s.Indices {
+				n := s.Normals[v]
+				if badNormal[v] {
+					n = gen[c]
+				}
+				corner[c] = Vec4{n[0], n[1], n[2], 0}
+			}
+			remap = splitCorners(s, corner)
+			badTangent = remapFlags(badTangent, remap, len(s.Positions))
+			s.Normals = vec3s(corner, s)
+		}
+	}
+
+	// Tangents: generate when missing, repair stored ones that were bad.
+	switch {
+	case s.Tangents == nil && !opts.NoTangents && s.UV0 != nil && s.Normals != nil:
+		if err := GenerateTangents(s); err != nil {
+			return r, err // unreachable: s was validated and stays valid
+		}
+		r.GeneratedTangents = true
+	case s.Tangents != nil:
+		for v, b := range badTangent {
+			if !b {
+				continue
+			}
+			r.RepairedTangents++
+			n := Vec3{0, 1, 0}
+			if s.Normals != nil {
+				n = s.Normals[v]
+			}
+			t := perpendicular(n)
+			s.Tangents[v] = Vec4{t[0], t[1], t[2], 1}
+		}
+	}
+
+	Weld(s)
+	r.VerticesAfter, r.TrianglesAfter = len(s.Positions), s.TriangleCount()
+	return r, nil
+}
+
+// Weld merges vertices whose every present stream is bit-identical
+// (float bits are compared, so +0 and -0 are different values and NaNs with
+// equal bits are equal), drops vertices no triangle references, orders the
+// survivors by first reference in Indices and remaps Indices. It returns how
+// many vertices were removed. A submesh that fails Validate is left
+// unchanged and 0 is returned.
+func Weld(s *Submesh) int {
+	if s.Validate() != nil {
+		return 0
+	}
+	before := len(s.Positions)
+	weld(s)
+	return before - len(s.Positions)
+}
+
+// weldKey is the bit pattern of every stream of one vertex; absent streams
+// are zero for every vertex of the submesh, so they never separate two.
+type weldKey [16]uint32
+
+func (s *Submesh) weldKey(v uint32) weldKey {
+	var k weldKey
+	p := s.Positions[v]
+	k[0], k[1], k[2] = math.Float32bits(p[0]), math.Float32bits(p[1]), math.Float32bits(p[2])
+	if s.Normals != nil {
+		n := s.Normals[v]
+		k[3], k[4], k[5] = math.Float32bits(n[0]), math.Float32bits(n[1]), math.Float32bits(n[2])
+	}
+	if s.Tangents != nil {
+		t := s.Tangents[v]
+		k[6], k[7], k[8], k[9] = math.Float32bits(t[0]), math.Float32bits(t[1]), math.Float32bits(t[2]), math.Float32bits(t[3])
+	}
+	if s.UV0 != nil {
+		t := s.UV0[v]
+		k[10], k[11] = math.Float32bits(t[0]), math.Float32bits(t[1])
+	}
+	if s.Colors != nil {
+		c := s.Colors[v]
+		k[12], k[13], k[14], k[15] = math.Float32bits(c[0]), math.Float32bits(c[1]), math.Float32bits(c[2]), math.Float32bits(c[3])
+	}
+	return k
+}
+
+// weld is Weld on a valid submesh. It returns, for every new vertex, the old
+// vertex it was copied from.
+func weld(s *Submesh) []uint32 {
+	seen := make(map[weldKey]uint32, len(s.Positions))
+	src := make([]uint32, 0, len(s.Positions))
+	// newOf caches the answer per old vertex; the map is only consulted on
+	// an old vertex's first reference.
+	newOf := make([]uint32, len(s.Positions))
+	for i := range newOf {
+		newOf[i] = math.MaxUint32
+	}
+	idx := make([]uint32, len(s.Indices))
+	for c, v := range s.Indices {
+		if newOf[v] == math.MaxUint32 {
+			k := s.weldKey(v)
+			nv, ok := seen[k]
+			if !ok {
+				nv = uint32(len(src))
+				seen[k] = nv
+				src = append(src, v)
+			}
+			newOf[v] = nv
+		}
+		idx[c] = newOf[v]
+	}
+	s.gather(src)
+	s.Indices = idx
+	return src
+}
+
+// gather replaces every present stream by its entries at src, in order.
+// Streams that were present stay non-nil even when src is empty.
+func (s *Submesh) gather(src []uint32) {
+	s.Positions = gatherSlice(s.Positions, src)
+	s.Normals = gatherSlice(s.Normals, src)
+	s.Tangents = gatherSlice(s.Tangents, src)
+	s.UV0 = gatherSlice(s.UV0, src)
+	s.Colors = gatherSlice(s.Colors, src)
+}
+
+func gatherSlice[T any](in []T, src []uint32) []T {
+	if in == nil {
+		return nil
+	}
+	out := make([]T, len(src))
+	for i, v := range src {
+		out[i] = in[v]
+	}
+	return out
+}
+
+// remapFlags carries per-vertex flags through a remap (new vertex → old).
+func remapFlags(flags []bool, src []uint32, n int) []bool {
+	if flags == nil {
+		return nil
+	}
+	out := make([]bool, n)
+	for i, v := range src {
+		out[i] = flags[v]
+	}
+	return out
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, x := range b {
+		if x {
+			n++
+		}
+	}
+	return n
+}
+
+// DropDegenerate removes triangles with two corners at equal positions
+// (float equality per component, so +0 equals -0; after Weld this is the
+// same as bit equality up to the sign of zero) and returns how many it
+// removed. Triangle order is kept; vertices are not touched (Weld removes
+// any left unreferenced). A submesh that fails Validate is left unchanged.
+func DropDegenerate(s *Submesh) int {
+	if s.Validate() != nil {
+		return 0
+	}
+	out := s.Indices[:0:0]
+	dropped := 0
+	for t := 0; t+2 < len(s.Indices); t += 3 {
+		a, b, c := s.Indices[t], s.Indices[t+1], s.Indices[t+2]
+		pa, pb, pc := s.Positions[a], s.Positions[b], s.Positions[c]
+		if pa == pb || pa == pc || pb == pc {
+			dropped++
+			continue
+		}
+		out = append(out, a, b, c)
+	}
+	if dropped > 0 {
+		s.Indices = out
+	}
+	return dropped
+}
+
+// splitCorners gives every corner (entry of Indices) its own value of a new
+// per-vertex attribute, duplicating a vertex only where the corners that
+// share it disagree bit-wise. It rewrites the streams (first-reference
+// order, unreferenced vertices dropped) and Indices, moves the value of each
+// new vertex to corner[newVertex] (read it back with vec3s or vec4s) and
+// returns new vertex → old vertex.
+func splitCorners(s *Submesh, corner []Vec4) []uint32 {
+	type key struct {
+		v    uint32
+		bits [4]uint32
+	}
+	seen := make(map[key]uint32, len(s.Positions))
+	src := make([]uint32, 0, len(s.Positions))
+	first := make([]int, 0, len(s.Positions)) // corner that introduced each new vertex
+	idx := make([]uint32, len(s.Indices))
+	for c, v := range s.Indices {
+		x := corner[c]
+		k := key{v, [4]uint32{math.Float32bits(x[0]), math.Float32bits(x[1]), math.Float32bits(x[2]), math.Float32bits(x[3])}}
+		nv, ok := seen[k]
+		if !ok {
+			nv = uint32(len(src))
+			seen[k] = nv
+			src = append(src, v)
+			first = append(first, c)
+		}
+		idx[c] = nv
+	}
+	s.gather(src)
+	s.Indices = idx
+	// Compact the corner values to one per new vertex, in place: first[i] >= i.
+	for i, c := range first {
+		corner[i] = corner[c]
+	}
+	return src
+}
+
+// vec4s returns the per-vertex values splitCorners left at the front of
+// corner; vec3s drops w.
+func vec4s(corner []Vec4, s *Submesh) []Vec4 {
+	return append(make([]Vec4, 0, len(s.Positions)), corner[:len(s.Positions)]...)
+}
+
+func vec3s(corner []Vec4, s *Submesh) []Vec3 {
+	out := make([]Vec3, len(s.Positions))
+	for i := range out {
+		c := corner[i]
+		out[i] = Vec3{c[0], c[1], c[2]}
+	}
+	return out
+}
+
+// unitVec3 returns v scaled to unit length (left bit-identical when already
+// within unitTolerance of it) and whether v had a usable direction.
+func unitVec3(v Vec3) (Vec3, bool) {
+	x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
+	l2 := x*x + y*y + z*z
+	if math.Abs(l2-1) <= unitTolerance {
+		return v, true
+	}
+	if !(l2 > 0) || math.IsInf(l2, 0) || !v.IsFinite() {
+		// Infinite components overflow l2 but still give no usable
+		// direction we would trust; treat them as missing.
+		return Vec3{}, false
+	}
+	return unit64(x, y, z), true
+}
+
+// unit64 normalises a non-zero finite float64 vector to float32, with
+// negative zeros made positive so equal directions have equal bits.
+func unit64(x, y, z float64) Vec3 {
+	l := math.Sqrt(x*x + y*y + z*z)
+	return Vec3{float32(x/l) + 0, float32(y/l) + 0, float32(z/l) + 0}
+}
+
+// perpendicular returns a unit vector perpendicular to n (unit or not):
+// the world axis least aligned with n, Gram-Schmidt orthogonalised. For a
+// zero n it returns +X.
+func perpendicular(n Vec3) Vec3 {
+	x, y, z := float64(n[0]), float64(n[1]), float64(n[2])
+	l2 := x*x + y*y + z*z
+	if !(l2 > 0) || math.IsInf(l2, 0) {
+		return Vec3{1, 0, 0}
+	}
+	l := math.Sqrt(l2)
+	x, y, z = x/l, y/l, z/l
+	var a [3]float64
+	ax, ay, az := math.Abs(x), math.Abs(y), math.Abs(z)
+	switch {
+	case ax <= ay && ax <= az:
+		a[0] = 1
+	case ay <= az:
+		a[1] = 1
+	default:
+		a[2] = 1
+	}
+	d := a[0]*x + a[1]*y + a[2]*z
+	return unit64(a[0]-d*x, a[1]-d*y, a[2]-d*z)
+}
