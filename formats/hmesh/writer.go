@@ -1,0 +1,222 @@
+package hmesh
+
+import (
+	"encoding/binary"
+	"io"
+	"math"
+)
+
+// SyncDesc sets f.Desc's counts, vertex stride and index width from f's
+// slices, leaving Flags and the meshlet limits as they are.
+func (f *File) SyncDesc() {
+	f.Desc = descFor(f)
+}
+
+func descFor(f *File) Desc {
+	d := f.Desc
+	d.VertexCount = uint32(len(f.Vertices))
+	d.IndexCount = uint32(len(f.Indices))
+	d.MeshletCount = uint32(len(f.Meshlets))
+	d.SubmeshCount = uint32(len(f.Submeshes))
+	d.MaterialCount = uint32(len(f.Materials))
+	d.VertexStride = VertexSize
+	d.IndexWidth = indexWidthFor(uint64(len(f.Vertices)))
+	return d
+}
+
+func indexWidthFor(vertexCount uint64) uint8 {
+	if vertexCount <= 0xFFFF {
+		return 2
+	}
+	return 4
+}
+
+// hasLods reports whether the LODI/LODT chunks are written.
+func (f *File) hasLods() bool {
+	return f.LodCount > 0 || len(f.Lods) > 0 || len(f.LodIndices) > 0
+}
+
+// Encode validates f (with Desc counts filled from the slices, see SyncDesc)
+// and returns the exact bytes of the file: chunks in the order DESC, BNDS,
+// VTXS, IDXS, MLET, MLVR, MLTR, MLBN, MTRL, SUBM, then SKIN, SKEL, LODI, LODT
+// when present; payloads 16-byte aligned with zero padding. f is not
+// modified. Unknown chunks are not written.
+func Encode(f *File) ([]byte, error) {
+	if f == nil {
+		return nil, &FormatError{Offset: -1, Msg: "nil file"}
+	}
+	g := *f
+	g.Desc = descFor(f)
+	if err := Validate(&g); err != nil {
+		return nil, err
+	}
+	d := g.Desc
+
+	type chunk struct {
+		id   FourCC
+		size uint64
+		put  func([]byte) []byte
+	}
+	chunks := []chunk{
+		{ChunkDESC, DescSize, func(b []byte) []byte { return appendDesc(b, d) }},
+		{ChunkBNDS, BoundsSize, func(b []byte) []byte { return appendBounds(b, g.Bounds) }},
+		{ChunkVTXS, VertexSize * uint64(len(g.Vertices)), func(b []byte) []byte {
+			for _, v := range g.Vertices {
+				b = appendF32s(b, v.Position[:]...)
+				b = binary.LittleEndian.AppendUint16(b, uint16(v.Normal[0]))
+				b = binary.LittleEndian.AppendUint16(b, uint16(v.Normal[1]))
+				b = binary.LittleEndian.AppendUint16(b, uint16(v.Tangent[0]))
+				b = binary.LittleEndian.AppendUint16(b, uint16(v.Tangent[1]))
+				b = appendF32s(b, v.UV[:]...)
+			}
+			return b
+		}},
+		{ChunkIDXS, uint64(d.IndexWidth) * uint64(len(g.Indices)), func(b []byte) []byte {
+			for _, i := range g.Indices {
+				if d.IndexWidth == 2 {
+					b = binary.LittleEndian.AppendUint16(b, uint16(i))
+				} else {
+					b = binary.LittleEndian.AppendUint32(b, i)
+				}
+			}
+			return b
+		}},
+		{ChunkMLET, MeshletSize * uint64(len(g.Meshlets)), func(b []byte) []byte {
+			for _, m := range g.Meshlets {
+				b = appendU32s(b, m.VertexOffset, m.VertexCount, m.TriangleOffset, m.TriangleCount)
+			}
+			return b
+		}},
+		{ChunkMLVR, 4 * uint64(len(g.MeshletVertices)), func(b []byte) []byte { return appendU32s(b, g.MeshletVertices...) }},
+		{ChunkMLTR, uint64(len(g.MeshletTriangles)), func(b []byte) []byte { return append(b, g.MeshletTriangles...) }},
+		{ChunkMLBN, MeshletBoundsSize * uint64(len(g.MeshletBounds)), func(b []byte) []byte {
+			for _, m := range g.MeshletBounds {
+				b = appendF32s(b, m.Center[:]...)
+				b = appendF32s(b, m.Radius)
+				b = appendF32s(b, m.ConeAxis[:]...)
+				b = appendF32s(b, m.ConeCutoff)
+			}
+			return b
+		}},
+		{ChunkMTRL, 8 * uint64(len(g.Materials)), func(b []byte) []byte {
+			for _, m := range g.Materials {
+				b = binary.LittleEndian.AppendUint64(b, m)
+			}
+			return b
+		}},
+		{ChunkSUBM, SubMeshSize * uint64(len(g.Submeshes)), func(b []byte) []byte {
+			for _, s := range g.Submeshes {
+				b = appendU32s(b, s.FirstIndex, s.IndexCount, s.FirstMeshlet, s.MeshletCount, s.MaterialSlot, s.BaseVertex)
+				b = appendBounds(b, s.Bounds)
+			}
+			return b
+		}},
+	}
+	if g.Skin != nil {
+		chunks = append(chunks, chunk{ChunkSKIN, SkinVertexSize * uint64(len(g.Skin)), func(b []byte) []byte {
+			for _, s := range g.Skin {
+				for _, j := range s.Joints {
+					b = binary.LittleEndian.AppendUint16(b, j)
+				}
+				b = appendF32s(b, s.Weights[:]...)
+			}
+			return b
+		}})
+	}
+	if g.Joints != nil {
+		chunks = append(chunks, chunk{ChunkSKEL, JointSize * uint64(len(g.Joints)), func(b []byte) []byte {
+			for _, j := range g.Joints {
+				b = appendF32s(b, j.InverseBind[:]...)
+				b = appendF32s(b, j.BindT[:]...)
+				b = appendF32s(b, j.BindR[:]...)
+				b = appendF32s(b, j.BindS[:]...)
+				b = binary.LittleEndian.AppendUint32(b, uint32(j.Parent))
+				b = binary.LittleEndian.AppendUint32(b, 0) // pad
+			}
+			return b
+		}})
+	}
+	if g.hasLods() {
+		chunks = append(chunks,
+			chunk{ChunkLODI, 4 * uint64(len(g.LodIndices)), func(b []byte) []byte { return appendU32s(b, g.LodIndices...) }},
+			chunk{ChunkLODT, LodHeaderSize + MeshLodSize*uint64(len(g.Lods)), func(b []byte) []byte {
+				b = appendU32s(b, g.LodCount, d.SubmeshCount)
+				for _, l := range g.Lods {
+					b = appendU32s(b, l.FirstIndex, l.IndexCount)
+				}
+				return b
+			}})
+	}
+
+	// Lay out: header, table, then each payload on the next 16-byte boundary.
+	n := uint64(len(chunks))
+	offsets := make([]uint64, n)
+	pos := alignUp(HeaderSize + ChunkEntrySize*n)
+	for i, c := range chunks {
+		offsets[i] = pos
+		pos = alignUp(pos + c.size)
+	}
+	end := offsets[n-1] + chunks[n-1].size
+	b := make([]byte, 0, end)
+	b = appendU32s(b, Magic, Version, uint32(n), 0)
+	b = binary.LittleEndian.AppendUint64(b, 0)
+	b = binary.LittleEndian.AppendUint64(b, 0)
+	for i, c := range chunks {
+		b = appendU32s(b, uint32(c.id), 0)
+		b = binary.LittleEndian.AppendUint64(b, offsets[i])
+		b = binary.LittleEndian.AppendUint64(b, c.size)
+	}
+	for i, c := range chunks {
+		b = append(b, make([]byte, offsets[i]-uint64(len(b)))...)
+		start := len(b)
+		b = c.put(b)
+		if uint64(len(b)-start) != c.size {
+			// Unreachable: sizes above are computed from the same slices.
+			return nil, &FormatError{Offset: int64(offsets[i]), Chunk: c.id.String(), Msg: "internal error: payload size mismatch"}
+		}
+	}
+	return b, nil
+}
+
+// Write encodes f (see Encode) and writes it to w in one call. It never
+// closes w.
+func Write(w io.Writer, f *File) error {
+	b, err := Encode(f)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+func alignUp(v uint64) uint64 {
+	return (v + payloadAlign - 1) &^ (payloadAlign - 1)
+}
+
+func appendU32s(b []byte, vs ...uint32) []byte {
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	return b
+}
+
+func appendF32s(b []byte, vs ...float32) []byte {
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+	}
+	return b
+}
+
+func appendDesc(b []byte, d Desc) []byte {
+	b = appendU32s(b, d.VertexCount, d.IndexCount, d.MeshletCount, d.SubmeshCount, d.MaterialCount)
+	b = binary.LittleEndian.AppendUint16(b, d.VertexStride)
+	b = append(b, d.IndexWidth, d.Flags)
+	return appendU32s(b, d.MeshletMaxVerts, d.MeshletMaxTris)
+}
+
+func appendBounds(b []byte, x Bounds) []byte {
+	b = appendF32s(b, x.Min[:]...)
+	b = appendF32s(b, x.Max[:]...)
+	b = appendF32s(b, x.Center[:]...)
+	return appendF32s(b, x.Radius)
+}
