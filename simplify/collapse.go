@@ -1,0 +1,356 @@
+package simplify
+
+import "math"
+
+// collapseTo runs collapse passes until the result holds at most target
+// indices or no allowed collapse is left under the error limit. Each pass
+// lists the candidate edges, ranks them by quadric error, and commits the
+// cheapest ones that touch no vertex already moved in this pass (so ranks
+// stay valid without a priority queue), as meshoptimizer does.
+func (s *state) collapseTo(target int) {
+	for len(s.result) > target {
+		s.adjOff, s.adj = buildAdjacency(s.result, s.n, s.remap, s.adjOff, s.adj)
+		s.pickCollapses()
+		if len(s.coll) == 0 {
+			return
+		}
+		s.rankCollapses()
+		s.sortCollapses()
+		if s.performCollapses((len(s.result)-target)/3) == 0 {
+			return
+		}
+		s.updateQuadrics()
+		remapLoop(s.loop, s.cremap)
+		remapLoop(s.loopbk, s.cremap)
+		s.remapResult()
+	}
+}
+
+// isLoopKind reports kinds whose edges are constrained to their loop.
+func isLoopKind(k uint8) bool { return k == kindBorder || k == kindSeam }
+
+// pickCollapses lists every edge that may collapse in at least one direction.
+func (s *state) pickCollapses() {
+	s.coll = s.coll[:0]
+	tris := s.result
+	for t := 0; t+2 < len(tris); t += 3 {
+		for e := range 3 {
+			i0, i1 := tris[t+e], tris[t+(e+1)%3]
+			r0, r1 := s.remap[i0], s.remap[i1]
+			if r0 == r1 {
+				continue
+			}
+			k0, k1 := s.kind[i0], s.kind[i1]
+			c01, c10 := canCollapse[k0][k1], canCollapse[k1][k0]
+			if !c01 && !c10 {
+				continue
+			}
+			if hasOpposite[k0][k1] && r1 > r0 {
+				continue // the twin half-edge lists it
+			}
+			// Border and seam vertices move only along their own loop; an
+			// edge between two loop vertices that is not a loop edge would
+			// pinch the loop.
+			if isLoopKind(k0) && k1 != kindManifold && s.loop[i0] != i1 {
+				continue
+			}
+			if isLoopKind(k1) && k0 != kindManifold && s.loopbk[i1] != i0 {
+				continue
+			}
+			switch {
+			case c01 && c10:
+				s.coll = append(s.coll, collapse{v0: i0, v1: i1, bidi: true})
+			case c01:
+				s.coll = append(s.coll, collapse{v0: i0, v1: i1})
+			default:
+				s.coll = append(s.coll, collapse{v0: i1, v1: i0})
+			}
+		}
+	}
+}
+
+// seamPartner returns the wedge that the other side of seam vertex i0 moves
+// onto when i0 moves onto i1, or noVertex when the seam does not pair up.
+func (s *state) seamPartner(i0, i1 uint32) uint32 {
+	s0 := s.wedge[i0]
+	var s1 uint32
+	switch {
+	case s.loop[i0] == i1:
+		s1 = s.loopbk[s0]
+	case s.loopbk[i0] == i1:
+		s1 = s.loop[s0]
+	default:
+		return noVertex
+	}
+	if s1 == noVertex || s.remap[s1] != s.remap[i1] {
+		return noVertex
+	}
+	return s1
+}
+
+// collapseError is the cost of moving i0 onto i1: the geometric quadric of
+// i0's position at i1, plus the attribute quadrics of every wedge that moves.
+func (s *state) collapseError(i0, i1 uint32) float64 {
+	e := s.vq[s.remap[i0]].distanceError(s.pos[i1])
+	var s0, s1 uint32 = noVertex, noVertex
+	if s.kind[i0] == kindSeam {
+		s0, s1 = s.wedge[i0], s.seamPartner(i0, i1)
+		if s1 == noVertex {
+			return math.Inf(1)
+		}
+	}
+	if s.k > 0 {
+		e += s.attrError(i0, i1)
+		if s0 != noVertex {
+			e += s.attrError(s0, s1)
+		}
+	}
+	if math.IsNaN(e) {
+		return math.Inf(1)
+	}
+	return e
+}
+
+func (s *state) attrError(i0, i1 uint32) float64 {
+	k := s.k
+	return attributeError(&s.aq[i0], s.ag[int(i0)*k:int(i0+1)*k], s.pos[i1], s.attr[int(i1)*k:int(i1+1)*k])
+}
+
+// rankCollapses computes each candidate's error and picks its direction.
+func (s *state) rankCollapses() {
+	for i := range s.coll {
+		c := &s.coll[i]
+		e := s.collapseError(c.v0, c.v1)
+		if c.bidi {
+			if r := s.collapseError(c.v1, c.v0); r < e {
+				c.v0, c.v1, e = c.v1, c.v0, r
+			}
+		}
+		c.err = e
+		c.key = math.Float32bits(float32(e)) // monotonic for e >= 0
+	}
+}
+
+// sortCollapses orders candidates by error with a stable LSD radix sort on
+// the float32 bits (3 passes of 11 bits): exact, stable, deterministic.
+func (s *state) sortCollapses() {
+	m := len(s.coll)
+	if cap(s.order) < m {
+		s.order = make([]uint32, m)
+		s.tmp = make([]uint32, m)
+	}
+	s.order, s.tmp = s.order[:m], s.tmp[:m]
+	for i := range s.order {
+		s.order[i] = uint32(i)
+	}
+	var hist [2048]uint32
+	for shift := uint(0); shift < 32; shift += 11 {
+		clear(hist[:])
+		for _, c := range s.coll {
+			hist[(c.key>>shift)&2047]++
+		}
+		sum := uint32(0)
+		for i, h := range hist {
+			hist[i] = sum
+			sum += h
+		}
+		for _, o := range s.order {
+			d := (s.coll[o].key >> shift) & 2047
+			s.tmp[hist[d]] = o
+			hist[d]++
+		}
+		s.order, s.tmp = s.tmp, s.order
+	}
+}
+
+// performCollapses commits collapses in error order and returns how many.
+func (s *state) performCollapses(triGoal int) int {
+	for i := range s.cremap {
+		s.cremap[i] = uint32(i)
+	}
+	clear(s.clock)
+	// Most collapses remove two triangles; the error of the edge at that
+	// rank, with slack for collapses blocked by their neighbours, bounds the
+	// pass so that it does not take costly edges while cheaper ones would
+	// appear after re-ranking.
+	edgeGoal := triGoal / 2
+	done, removed := 0, 0
+	for _, ci := range s.order {
+		c := &s.coll[ci]
+		if c.err > s.limit || removed >= triGoal {
+			break
+		}
+		errGoal := math.Inf(1)
+		if edgeGoal < len(s.order) {
+			errGoal = 1.5 * s.coll[s.order[edgeGoal]].err
+		}
+		if c.err > errGoal && c.err > s.maxErr && removed > triGoal/6 {
+			break
+		}
+		i0, i1 := c.v0, c.v1
+		r0, r1 := s.remap[i0], s.remap[i1]
+		if s.clock[r0] || s.clock[r1] {
+			continue
+		}
+		if !s.collapseValid(r0, r1) {
+			edgeGoal++ // an invalid collapse should not set the error goal
+			continue
+		}
+		kind := s.kind[i0]
+		if kind == kindSeam {
+			s1 := s.seamPartner(i0, i1)
+			if s1 == noVertex {
+				continue
+			}
+			s.cremap[s.wedge[i0]] = s1
+		}
+		s.cremap[i0] = i1
+		s.clock[r0], s.clock[r1] = true, true
+		if kind == kindBorder {
+			removed++
+		} else {
+			removed += 2
+		}
+		done++
+		s.maxErr = math.Max(s.maxErr, c.err)
+	}
+	return done
+}
+
+// cur is the position class that class r belongs to after this pass's
+// collapses so far.
+func (s *state) cur(r uint32) uint32 { return s.remap[s.cremap[r]] }
+
+// collapseValid checks, in the welded mesh as modified so far this pass,
+// that moving class r0 onto r1 keeps the surface a manifold (the link
+// condition of Dey et al.: the common neighbours of r0 and r1 are exactly
+// the apexes of the triangles on edge r0-r1, and the two apexes do not close
+// a tetrahedron) and flips no surviving triangle around r0.
+func (s *state) collapseValid(r0, r1 uint32) bool {
+	s.gen++
+	if s.gen == 0 { // wrapped: reset the marks
+		clear(s.mark)
+		s.gen = 1
+	}
+	gen := s.gen
+	s.opp = s.opp[:0]
+	p0, p1 := s.pos[r0], s.pos[r1]
+	for _, e := range s.adj[s.adjOff[r0]:s.adjOff[r0+1]] {
+		a, b := s.cur(e.next), s.cur(e.prev)
+		if a == b || a == r0 || b == r0 {
+			continue // removed earlier in this pass
+		}
+		s.mark[a], s.mark[b] = gen, gen
+		if a == r1 || b == r1 {
+			if a == r1 {
+				s.opp = append(s.opp, b)
+			} else {
+				s.opp = append(s.opp, a)
+			}
+			continue
+		}
+		// Triangle (r0, a, b) becomes (r1, a, b): compare normals.
+		pa, pb := s.pos[a], s.pos[b]
+		n0 := pa.sub(p0).cross(pb.sub(p0))
+		n1 := pa.sub(p1).cross(pb.sub(p1))
+		if n0.dot(n1) <= kFlipCos*math.Sqrt(n0.dot(n0)*n1.dot(n1)) {
+			return false
+		}
+	}
+	for _, e := range s.adj[s.adjOff[r1]:s.adjOff[r1+1]] {
+		a, b := s.cur(e.next), s.cur(e.prev)
+		if a == b || a == r1 || b == r1 {
+			continue
+		}
+		for _, x := range [2]uint32{a, b} {
+			if x != r0 && s.mark[x] == gen && !contains(s.opp, x) {
+				return false
+			}
+		}
+	}
+	if len(s.opp) == 2 && s.opp[0] != s.opp[1] &&
+		s.hasFace(r0, s.opp[0], s.opp[1]) && s.hasFace(r1, s.opp[0], s.opp[1]) {
+		return false
+	}
+	return true
+}
+
+// hasFace reports a current triangle around r with the other corners x, y.
+func (s *state) hasFace(r, x, y uint32) bool {
+	for _, e := range s.adj[s.adjOff[r]:s.adjOff[r+1]] {
+		a, b := s.cur(e.next), s.cur(e.prev)
+		if a == x && b == y || a == y && b == x {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []uint32, x uint32) bool {
+	for _, v := range list {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// updateQuadrics folds each moved vertex's quadrics into its target.
+func (s *state) updateQuadrics() {
+	k := s.k
+	for i, t := range s.cremap {
+		if t == uint32(i) {
+			continue
+		}
+		r0, r1 := s.remap[i], s.remap[t]
+		if uint32(i) == r0 { // once per position class
+			s.vq[r1].add(&s.vq[r0])
+		}
+		if k > 0 {
+			s.aq[t].add(&s.aq[i])
+			dst, src := s.ag[int(t)*k:int(t+1)*k], s.ag[i*k:(i+1)*k]
+			for j := range dst {
+				dst[j].gx += src[j].gx
+				dst[j].gy += src[j].gy
+				dst[j].gz += src[j].gz
+				dst[j].gd += src[j].gd
+			}
+		}
+	}
+}
+
+// remapLoop redirects loop links through this pass's collapses.
+func remapLoop(loop, cremap []uint32) {
+	for i, l := range loop {
+		if l == noVertex {
+			continue
+		}
+		r := cremap[l]
+		if r == uint32(i) {
+			// The loop edge i→l collapsed onto i: skip over l.
+			if loop[l] != noVertex {
+				loop[i] = cremap[loop[l]]
+			} else {
+				loop[i] = noVertex
+			}
+		} else {
+			loop[i] = r
+		}
+	}
+}
+
+// remapResult rewrites the triangles and drops the ones that collapsed.
+func (s *state) remapResult() {
+	tris := s.result
+	w := 0
+	for t := 0; t+2 < len(tris); t += 3 {
+		a, b, c := s.cremap[tris[t]], s.cremap[tris[t+1]], s.cremap[tris[t+2]]
+		ra, rb, rc := s.remap[a], s.remap[b], s.remap[c]
+		if ra == rb || ra == rc || rb == rc {
+			continue
+		}
+		tris[w], tris[w+1], tris[w+2] = a, b, c
+		w += 3
+	}
+	s.result = tris[:w]
+}

@@ -1,0 +1,86 @@
+// Package simplify reduces triangle meshes for levels of detail by quadric
+// error metric edge collapse. It takes plain slices (indices, positions,
+// optional attribute streams) and returns index buffers over the same
+// vertex array; it knows nothing of files, formats or the cook.
+//
+// Based on:
+//   - Michael Garland, Paul S. Heckbert. Surface Simplification Using
+//     Quadric Error Metrics. SIGGRAPH 1997 (the 4x4 plane quadric).
+//   - Hugues Hoppe. New Quadric Metric for Simplifying Meshes with
+//     Appearance Attributes. IEEE Visualization 1999 (per-attribute
+//     gradients instead of a (3+k)-dimensional quadric).
+//   - Tamal K. Dey et al. Topology Preserving Edge Contraction. 1999 (the
+//     link condition).
+//   - Jarek Rossignac, Paul Borrel. Multi-resolution 3D Approximations for
+//     Rendering Complex Scenes. 1993 (vertex clustering, the sloppy fallback).
+//   - meshoptimizer's simplifier (Arseny Kapoulkine): vertex classification,
+//     pass-based collapse ordering, border/seam edge quadrics.
+//
+// # Decisions
+//
+// No new vertices. The hmesh LODI chunk indexes VTXS, so a reduced level may
+// only reference existing vertices. Every collapse is therefore a half-edge
+// collapse: one endpoint moves onto the other, and the ranking evaluates both
+// directions and keeps the cheaper. "Optimal placement" (solving the quadric
+// for its minimum) is not used: snapping that point to the nearest existing
+// vertex would pick a vertex that need not even be adjacent, breaking the
+// collapse's topology, and the endpoint with the lower quadric error is
+// already the best existing choice on the edge.
+//
+// Vertex kinds. Vertices with bit-identical positions (-0 = +0) form one
+// position class; attribute-split copies are its wedges. Open half-edges
+// are found in the unwelded mesh. A class is manifold (one wedge, no open
+// edge), border (one wedge, one open edge in and one out), seam (two wedges
+// whose open edges pair up by position) or locked (anything else: more
+// wedges, non-manifold fans, user locks, and borders under LockBorder).
+// Manifold vertices may move onto anything; border and seam vertices only
+// onto their own kind along their own loop, or onto a locked vertex at the
+// end of the loop; a seam collapse moves both wedges together onto the two
+// wedges of the target, so both sides of the seam stay stitched. Locked
+// vertices never move.
+//
+// Validity. A collapse is refused when any surviving triangle around the
+// moving vertex turns its normal by more than about 75 degrees (meshopt's
+// threshold; 90 would let a series of passes flip a triangle), or when it
+// breaks the link condition in the position-welded mesh (a common neighbour
+// of the two endpoints that is not the apex of a triangle on the edge, or the
+// collapse of a tetrahedron into two back-to-back triangles). Closed
+// manifolds therefore stay closed manifolds.
+//
+// Error. Positions are normalized by the mesh extent, the longest side of
+// the axis-aligned box of the referenced vertices (as meshopt_simplifyScale
+// does; the diagonal would make the same number mean less on flat meshes).
+// A collapse's error is the square root of its quadric error: the
+// weight-averaged squared distance to the accumulated face planes (weighted
+// by the square root of the doubled face area) and border/seam edge planes,
+// plus Hoppe's area-weighted attribute error of every wedge that moves.
+// Result.Error is the largest error of the collapses performed, relative to
+// the extent unless Options.Absolute. Because quadrics accumulate, it is
+// measured against the input, not against the previous pass.
+//
+// Ordering. Instead of a priority queue, each pass lists all candidate
+// edges, ranks them, sorts them (stable radix sort on float32 bits) and
+// commits them in order, skipping any that touches a vertex already moved in
+// the pass so no rank goes stale; a pass stops at its triangle goal, at the
+// error limit, or when errors rise well above the goal's rank. This is
+// O(n log n)-like in practice and handles a million triangles in seconds.
+//
+// Chains. Chain takes snapshots of one collapse sequence at each target, so
+// levels nest, cost one simplification in all, and report errors against
+// LOD0. A level that removes less than 10% of the previous non-empty level
+// is returned empty (LODT indexCount 0: reuse the previous level).
+//
+// Sloppy. Only with Options.Sloppy, and only when edge collapse stalls above
+// the target, the remaining mesh is clustered on a uniform grid whose
+// resolution is searched to meet the target; each cell keeps the existing
+// vertex nearest its mean position. Pinned vertices keep their own cells.
+// Clustering ignores seams and may fold the surface; its error (the largest
+// vertex-to-representative distance) is added to the collapse error and the
+// total still respects TargetError.
+//
+// Determinism. Every loop runs in index order, maps are only used for
+// lookups, and the sort is stable, so the same input and options give the
+// same output on every run. Arithmetic is float64 without explicit fusing;
+// architectures where the Go compiler fuses multiply-adds (arm64, ppc64,
+// s390x) may rank near-ties differently from amd64.
+package simplify

@@ -1,0 +1,162 @@
+package simplify
+
+import "math"
+
+// vec3 is a position in the normalized (unit extent) space.
+type vec3 [3]float64
+
+func (a vec3) sub(b vec3) vec3 { return vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func (a vec3) dot(b vec3) float64 {
+	return a[0]*b[0] + a[1]*b[1] + a[2]*b[2]
+}
+func (a vec3) cross(b vec3) vec3 {
+	return vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+func (a vec3) scale(s float64) vec3 { return vec3{a[0] * s, a[1] * s, a[2] * s} }
+func (a vec3) length() float64     { return math.Sqrt(a.dot(a)) }
+
+// quadric is the symmetric 4x4 form of Garland & Heckbert: the weighted sum of
+// squared distances to a set of planes, evaluated at p as
+// pᵀAp + 2bᵀp + c. w is the total weight, used to turn the sum into an
+// average so that the error does not grow with tessellation density.
+type quadric struct {
+	a00, a11, a22 float64
+	a10, a20, a21 float64
+	b0, b1, b2    float64
+	c             float64
+	w             float64
+}
+
+// gradient is Hoppe's per-attribute linear term: over a face the attribute
+// is interpolated as g·p + d; the stored values are area-weighted sums.
+type gradient struct{ gx, gy, gz, gd float64 }
+
+func (q *quadric) add(r *quadric) {
+	q.a00 += r.a00
+	q.a11 += r.a11
+	q.a22 += r.a22
+	q.a10 += r.a10
+	q.a20 += r.a20
+	q.a21 += r.a21
+	q.b0 += r.b0
+	q.b1 += r.b1
+	q.b2 += r.b2
+	q.c += r.c
+	q.w += r.w
+}
+
+// addPlane adds w·(n·p + d)² for a unit normal n.
+func (q *quadric) addPlane(n vec3, d, w float64) {
+	q.a00 += w * n[0] * n[0]
+	q.a11 += w * n[1] * n[1]
+	q.a22 += w * n[2] * n[2]
+	q.a10 += w * n[1] * n[0]
+	q.a20 += w * n[2] * n[0]
+	q.a21 += w * n[2] * n[1]
+	q.b0 += w * n[0] * d
+	q.b1 += w * n[1] * d
+	q.b2 += w * n[2] * d
+	q.c += w * d * d
+	q.w += w
+}
+
+// eval returns the raw (unnormalized) quadric value at p.
+func (q *quadric) eval(p vec3) float64 {
+	x, y, z := p[0], p[1], p[2]
+	r := q.a00*x*x + q.a11*y*y + q.a22*z*z
+	r += 2 * (q.a10*x*y + q.a20*x*z + q.a21*y*z)
+	r += 2 * (q.b0*x + q.b1*y + q.b2*z)
+	return r + q.c
+}
+
+// distanceError is the weighted mean squared plane distance at p.
+func (q *quadric) distanceError(p vec3) float64 {
+	if q.w <= 0 {
+		return 0
+	}
+	return math.Abs(q.eval(p)) / q.w
+}
+
+// addTriangle adds the plane of triangle p0 p1 p2 weighted by the square root
+// of its doubled area, so that the error scales linearly with size (large
+// triangles dominate, slivers barely count), as meshoptimizer does.
+func (q *quadric) addTriangle(p0, p1, p2 vec3) {
+	n := p1.sub(p0).cross(p2.sub(p0))
+	l := n.length()
+	if l == 0 {
+		return
+	}
+	n = n.scale(1 / l)
+	q.addPlane(n, -n.dot(p0), math.Sqrt(l))
+}
+
+// addEdge adds the plane through edge p0→p1 that is perpendicular to the
+// triangle p0 p1 p2, so that moving a border vertex off its border line costs
+// error even where the surface is flat. Weighted by edge length × weight.
+func (q *quadric) addEdge(p0, p1, p2 vec3, weight float64) {
+	e := p1.sub(p0)
+	l2 := e.dot(e)
+	if l2 == 0 {
+		return
+	}
+	f := p2.sub(p0)
+	// Component of f perpendicular to e (scaled by l2 to avoid a division).
+	perp := f.scale(l2).sub(e.scale(f.dot(e)))
+	pl := perp.length()
+	if pl == 0 {
+		return
+	}
+	perp = perp.scale(1 / pl)
+	q.addPlane(perp, -perp.dot(p0), math.Sqrt(l2)*weight)
+}
+
+// attributeQuadric fills q and g (len k) for triangle p0 p1 p2 with attribute
+// vectors a0 a1 a2 (len k), after Hoppe 1999: for each attribute the face
+// interpolant s(p) = g·p + d, and the quadric measures area·(s(p) - s)².
+// Expanding the square puts the p-only terms into q (sharing the geometric
+// form) and leaves the terms in s for evaluation time, see attributeError.
+func attributeQuadric(q *quadric, g []gradient, p0, p1, p2 vec3, a0, a1, a2 []float64) {
+	e1, e2 := p1.sub(p0), p2.sub(p0)
+	area := 0.5 * e1.cross(e2).length()
+	d00, d01, d11 := e1.dot(e1), e1.dot(e2), e2.dot(e2)
+	den := d00*d11 - d01*d01
+	inv := 0.0
+	if den > 0 {
+		inv = 1 / den
+	}
+	// Basis vectors whose dot products with e1/e2 give the barycentric
+	// derivatives: u1·e1 = 1, u1·e2 = 0, u2·e1 = 0, u2·e2 = 1.
+	u1 := e1.scale(d11 * inv).sub(e2.scale(d01 * inv))
+	u2 := e2.scale(d00 * inv).sub(e1.scale(d01 * inv))
+	*q = quadric{w: area}
+	for j := range g {
+		da1, da2 := a1[j]-a0[j], a2[j]-a0[j]
+		gv := u1.scale(da1)
+		gv2 := u2.scale(da2)
+		gv = vec3{gv[0] + gv2[0], gv[1] + gv2[1], gv[2] + gv2[2]}
+		d := a0[j] - gv.dot(p0)
+		q.a00 += area * gv[0] * gv[0]
+		q.a11 += area * gv[1] * gv[1]
+		q.a22 += area * gv[2] * gv[2]
+		q.a10 += area * gv[1] * gv[0]
+		q.a20 += area * gv[2] * gv[0]
+		q.a21 += area * gv[2] * gv[1]
+		q.b0 += area * gv[0] * d
+		q.b1 += area * gv[1] * d
+		q.b2 += area * gv[2] * d
+		q.c += area * d * d
+		g[j] = gradient{area * gv[0], area * gv[1], area * gv[2], area * d}
+	}
+}
+
+// attributeError evaluates Σ area·(s_j(p) - a_j)² accumulated in q and g at
+// position p with attribute values a. It is not divided by the weight: the
+// area weighting already gives it units of squared distance.
+func attributeError(q *quadric, g []gradient, p vec3, a []float64) float64 {
+	r := q.eval(p)
+	for j, gj := range g {
+		s := gj.gx*p[0] + gj.gy*p[1] + gj.gz*p[2] + gj.gd
+		r += a[j] * (a[j]*q.w - 2*s)
+	}
+	return math.Abs(r)
+}

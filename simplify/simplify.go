@@ -1,0 +1,242 @@
+package simplify
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// DefaultTargetError is the error limit used when Options.TargetError is 0:
+// 1% of the mesh extent (the longest side of the bounding box of the
+// referenced vertices).
+const DefaultTargetError = 0.01
+
+// kMinLevelReduction is the fraction of the previous level's triangles a
+// Chain level must remove to be worth emitting; a level that saves less is
+// reported as stalled (empty), so the engine keeps drawing the previous one.
+const kMinLevelReduction = 0.1
+
+// ErrInvalidInput is wrapped by every error Simplify and Chain return for
+// malformed input or options.
+var ErrInvalidInput = errors.New("simplify: invalid input")
+
+// Options control one simplification. The zero value simplifies geometry only,
+// as far as the default error limit allows (TargetIndexCount 0).
+type Options struct {
+	// TargetIndexCount is the index count to reduce to (a multiple of 3).
+	// 0 asks for as few triangles as TargetError allows. Chain ignores it.
+	TargetIndexCount int
+	// TargetError is the largest error allowed, relative to the mesh extent
+	// (the longest AABB side of the referenced vertices) unless Absolute, in
+	// which case it is in position units. 0 means DefaultTargetError.
+	TargetError float32
+	// Absolute makes TargetError and the returned errors position units.
+	Absolute bool
+	// LockBorder keeps every vertex on an open border in place: border
+	// vertices never move and border edges are never collapsed.
+	LockBorder bool
+	// Locked optionally pins vertices (len must equal the vertex count). A
+	// locked vertex pins every vertex that shares its position.
+	Locked []bool
+	// AttributeWeights weight the normal/UV/color terms of the quadrics;
+	// zero weights (or absent streams) simplify by geometry only.
+	AttributeWeights Weights
+	// Sloppy allows a vertex-clustering fallback when edge collapse stalls
+	// above the target. It ignores seams and may fold the surface; it still
+	// honours TargetError, Locked and LockBorder (pinned vertices stay).
+	Sloppy bool
+}
+
+// Weights scale attribute differences against distances in the normalized
+// (unit extent) space: a weighted attribute change of 1 across a triangle of
+// size d costs about as much as moving a vertex by d.
+type Weights struct{ Normal, UV, Color float32 }
+
+// Attributes are optional per-vertex streams; nil means absent. A non-nil
+// stream must have one entry per position.
+type Attributes struct {
+	Normals [][3]float32
+	UV0     [][2]float32
+	Colors  [][4]float32
+}
+
+// Result is one simplified index buffer.
+type Result struct {
+	// Indices is the reduced triangle list over the input vertex array;
+	// every index was referenced by the input.
+	Indices []uint32
+	// Error is the largest error of the collapses performed (plus the
+	// clustering error when the sloppy fallback ran), in TargetError's units.
+	Error float32
+	// Stalled reports that the target index count was not reached (the error
+	// limit or the topology stopped the simplification).
+	Stalled bool
+}
+
+// Level is one reduced level of a Chain.
+type Level struct {
+	// Indices is empty when the level stalled: the engine should reuse the
+	// previous level (LODT indexCount 0).
+	Indices []uint32
+	// Error is measured against the input (LOD0), in TargetError's units;
+	// 0 for a stalled level.
+	Error float32
+	// Ratio is the requested fraction of the input triangle count.
+	Ratio float32
+}
+
+// DefaultRatios returns the level ratios Chain uses when given none:
+// 50% and 25% of the input triangle count.
+func DefaultRatios() []float32 { return []float32{0.5, 0.25} }
+
+// Simplify reduces a triangle list by quadric edge collapse and returns a new
+// index buffer over the same vertex array; it never creates or moves vertices.
+//
+//   - indices is a triangle list (len % 3 == 0) of indices < len(positions);
+//   - degenerate triangles (two corners at one position) are dropped;
+//   - the result holds at least TargetIndexCount indices unless Sloppy ran
+//     and at most len(indices); Result.Error <= the error limit;
+//   - the output is deterministic: same input and options, same bytes.
+func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts Options) (Result, error) {
+	if err := validate(indices, positions, attrs, &opts); err != nil {
+		return Result{}, err
+	}
+	if opts.TargetIndexCount < 0 || opts.TargetIndexCount%3 != 0 {
+		return Result{}, fmt.Errorf("%w: target index count %d is not a non-negative multiple of 3", ErrInvalidInput, opts.TargetIndexCount)
+	}
+	s := newState(indices, positions, attrs, &opts)
+	target := opts.TargetIndexCount
+	s.collapseTo(target)
+	out, errNorm := s.result, math.Sqrt(s.maxErr)
+	if len(out) > target && opts.Sloppy {
+		out, errNorm = s.sloppyFallback(target)
+	}
+	return Result{
+		Indices: append([]uint32(nil), out...),
+		Error:   s.reportError(errNorm),
+		Stalled: len(out) > target,
+	}, nil
+}
+
+// Chain builds reduced levels at the given fractions of the input triangle
+// count (DefaultRatios when ratios is nil). Ratios must lie in (0, 1) and
+// strictly decrease.
+//
+// The levels are snapshots of one continuing collapse sequence: level k+1
+// starts from level k's index buffer but keeps the quadrics accumulated since
+// LOD0. That costs one simplification instead of one per level, makes every
+// level nest inside the previous one, and keeps each level's error measured
+// against LOD0 rather than against the previous level (so errors never
+// decrease along the chain). A level that cannot remove kMinLevelReduction of
+// the previous non-empty level's triangles comes back with empty Indices.
+func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []float32, opts Options) ([]Level, error) {
+	if err := validate(indices, positions, attrs, &opts); err != nil {
+		return nil, err
+	}
+	if ratios == nil {
+		ratios = DefaultRatios()
+	}
+	for i, r := range ratios {
+		if !(r > 0 && r < 1) {
+			return nil, fmt.Errorf("%w: ratio %d is %v, want 0 < ratio < 1", ErrInvalidInput, i, r)
+		}
+		if i > 0 && r >= ratios[i-1] {
+			return nil, fmt.Errorf("%w: ratio %d (%v) does not decrease", ErrInvalidInput, i, r)
+		}
+	}
+	s := newState(indices, positions, attrs, &opts)
+	inputTris := len(indices) / 3
+	prev := len(indices)
+	levels := make([]Level, len(ratios))
+	for i, r := range ratios {
+		levels[i].Ratio = r
+		target := int(float64(inputTris)*float64(r)) * 3
+		s.collapseTo(target)
+		out, errNorm := s.result, math.Sqrt(s.maxErr)
+		if len(out) > target && opts.Sloppy {
+			out, errNorm = s.sloppyFallback(target)
+		}
+		if float64(len(out)) > float64(prev)*(1-kMinLevelReduction) {
+			continue // stalled: empty level
+		}
+		levels[i].Indices = append([]uint32(nil), out...)
+		levels[i].Error = s.reportError(errNorm)
+		prev = len(out)
+	}
+	return levels, nil
+}
+
+// validate checks every input contract and fills option defaults.
+func validate(indices []uint32, positions [][3]float32, attrs Attributes, opts *Options) error {
+	n := len(positions)
+	if uint64(n) > math.MaxUint32 {
+		return fmt.Errorf("%w: %d vertices exceed the 32-bit index range", ErrInvalidInput, n)
+	}
+	if len(indices)%3 != 0 {
+		return fmt.Errorf("%w: index count %d is not a multiple of 3", ErrInvalidInput, len(indices))
+	}
+	for i, v := range indices {
+		if uint64(v) >= uint64(n) {
+			return fmt.Errorf("%w: index %d (value %d) out of range for %d vertices", ErrInvalidInput, i, v, n)
+		}
+	}
+	if attrs.Normals != nil && len(attrs.Normals) != n {
+		return fmt.Errorf("%w: %d normals for %d vertices", ErrInvalidInput, len(attrs.Normals), n)
+	}
+	if attrs.UV0 != nil && len(attrs.UV0) != n {
+		return fmt.Errorf("%w: %d UVs for %d vertices", ErrInvalidInput, len(attrs.UV0), n)
+	}
+	if attrs.Colors != nil && len(attrs.Colors) != n {
+		return fmt.Errorf("%w: %d colors for %d vertices", ErrInvalidInput, len(attrs.Colors), n)
+	}
+	if len(opts.Locked) != 0 && len(opts.Locked) != n {
+		return fmt.Errorf("%w: %d lock flags for %d vertices", ErrInvalidInput, len(opts.Locked), n)
+	}
+	te := float64(opts.TargetError)
+	if math.IsNaN(te) || math.IsInf(te, 0) || te < 0 {
+		return fmt.Errorf("%w: target error %v", ErrInvalidInput, opts.TargetError)
+	}
+	if te == 0 {
+		opts.TargetError = DefaultTargetError
+	}
+	w := opts.AttributeWeights
+	for _, x := range []float32{w.Normal, w.UV, w.Color} {
+		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || f > kMaxWeight {
+			return fmt.Errorf("%w: attribute weight %v, want 0..%v", ErrInvalidInput, x, kMaxWeight)
+		}
+	}
+	// Only referenced vertices matter; unreferenced garbage is allowed.
+	for i, v := range indices {
+		p := positions[v]
+		if !finite(p[:], math.MaxFloat32) {
+			return fmt.Errorf("%w: index %d: position %d is not finite", ErrInvalidInput, i, v)
+		}
+		if w.Normal > 0 && attrs.Normals != nil && !finite(attrs.Normals[v][:], kMaxAttributeValue) {
+			return fmt.Errorf("%w: index %d: normal %d is not finite", ErrInvalidInput, i, v)
+		}
+		if w.UV > 0 && attrs.UV0 != nil && !finite(attrs.UV0[v][:], kMaxAttributeValue) {
+			return fmt.Errorf("%w: index %d: UV %d is not finite", ErrInvalidInput, i, v)
+		}
+		if w.Color > 0 && attrs.Colors != nil && !finite(attrs.Colors[v][:], kMaxAttributeValue) {
+			return fmt.Errorf("%w: index %d: color %d is not finite", ErrInvalidInput, i, v)
+		}
+	}
+	return nil
+}
+
+// kMaxWeight bounds attribute weights so that weighted quadrics stay finite.
+const kMaxWeight = 1e6
+
+// kMaxAttributeValue bounds attribute magnitudes for the same reason.
+const kMaxAttributeValue = 1e12
+
+// finite reports whether every component is a number of magnitude <= limit.
+func finite(v []float32, limit float64) bool {
+	for _, x := range v {
+		f := float64(x)
+		if math.IsNaN(f) || math.Abs(f) > limit {
+			return false
+		}
+	}
+	return true
+}

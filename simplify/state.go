@@ -1,0 +1,440 @@
+package simplify
+
+import "math"
+
+// Vertex kinds decide which collapses are allowed (see canCollapse).
+const (
+	kindManifold uint8 = iota // no open edge, one wedge
+	kindBorder                // one wedge, exactly one open edge in and one out
+	kindSeam                  // two wedges whose open edges pair up by position
+	kindLocked                // anything else, user locks, LockBorder borders
+	kindCount
+)
+
+// noVertex marks an absent loop link.
+const noVertex = ^uint32(0)
+
+// Tuned constants (tuned on grids, spheres and seamed cylinders so that
+// borders and seams stay put while flat interiors collapse freely).
+const (
+	// kBorderWeight scales the edge planes along open borders; borders are
+	// silhouettes, so moving along them must cost more than inside.
+	kBorderWeight = 10.0
+	// kSeamWeight scales the edge planes along attribute seams; seam
+	// collapses are already constrained topologically.
+	kSeamWeight = 1.0
+	// kFlipCos rejects a collapse when a surviving triangle's normal turns
+	// by more than ~75 degrees (cos = 0.25). The pure test (90 degrees)
+	// lets a series of near-90 turns flip a triangle over several passes.
+	kFlipCos = 0.25
+)
+
+// canCollapse[from][to]: a collapse keeps the target's kind, so a vertex may
+// only move onto a vertex of its own kind (along its loop) or a locked one;
+// manifold vertices may move anywhere.
+var canCollapse = [kindCount][kindCount]bool{
+	kindManifold: {true, true, true, true},
+	kindBorder:   {false, true, false, true},
+	kindSeam:     {false, false, true, true},
+	kindLocked:   {false, false, false, false},
+}
+
+// hasOpposite[k0][k1]: an edge between such vertices has a twin half-edge
+// (in the position-welded mesh), so it is listed once instead of twice.
+var hasOpposite = [kindCount][kindCount]bool{
+	kindManifold: {true, true, true, true},
+	kindBorder:   {true, false, true, false},
+	kindSeam:     {true, true, true, true},
+	kindLocked:   {true, false, true, false},
+}
+
+// halfEdge is one triangle corner seen from a vertex: the vertex's triangle
+// continues to next and comes back from prev.
+type halfEdge struct{ next, prev uint32 }
+
+// collapse moves v0 onto v1; bidi marks edges that may go either way until
+// ranking picks the cheaper direction.
+type collapse struct {
+	v0, v1 uint32
+	bidi   bool
+	key    uint32 // sort key: float32 bits of err
+	err    float64
+}
+
+// state is one simplification in progress. All positions are normalized to
+// the unit extent; all errors inside are squared normalized distances.
+type state struct {
+	n       int
+	pos     []vec3
+	extent  float64
+	absUnit bool // report errors in position units
+
+	remap  []uint32 // vertex → first vertex with the same position
+	wedge  []uint32 // cyclic list of vertices sharing a position
+	kind   []uint8
+	pinned []bool // locked by the user or by LockBorder (kept by sloppy too)
+	used   []bool
+	loop   []uint32 // border/seam: the next vertex along the open edge loop
+	loopbk []uint32 // border/seam: the previous vertex along the loop
+
+	vq   []quadric // geometric quadric per position (indexed by remap)
+	k    int       // weighted attribute count per vertex
+	attr []float64 // n*k weighted attribute values
+	aq   []quadric // attribute quadric per vertex
+	ag   []gradient
+
+	result []uint32
+	maxErr float64 // largest committed collapse error
+	limit  float64 // squared error limit
+
+	// per-pass scratch
+	adjOff []uint32
+	adj    []halfEdge
+	coll   []collapse
+	order  []uint32
+	tmp    []uint32
+	cremap []uint32
+	clock  []bool
+	mark   []uint32
+	gen    uint32
+	opp    []uint32
+}
+
+// newState prepares positions, topology, vertex kinds and quadrics. Input
+// must have passed validate.
+func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *Options) *state {
+	n := len(positions)
+	s := &state{n: n, absUnit: opts.Absolute}
+	s.used = make([]bool, n)
+	for _, v := range indices {
+		s.used[v] = true
+	}
+	s.normalize(positions)
+	s.buildRemap(positions)
+
+	// Degenerate triangles (two corners at one position) carry no area and
+	// confuse the open-edge classification; drop them up front.
+	s.result = make([]uint32, 0, len(indices))
+	for t := 0; t+2 < len(indices); t += 3 {
+		a, b, c := indices[t], indices[t+1], indices[t+2]
+		if s.remap[a] != s.remap[b] && s.remap[a] != s.remap[c] && s.remap[b] != s.remap[c] {
+			s.result = append(s.result, a, b, c)
+		}
+	}
+	s.classify(opts)
+
+	limit := float64(opts.TargetError)
+	if opts.Absolute {
+		limit /= s.extent
+	}
+	s.limit = limit * limit
+
+	s.setupAttributes(attrs, opts.AttributeWeights)
+	s.fillQuadrics()
+
+	s.adjOff = make([]uint32, n+1)
+	s.cremap = make([]uint32, n)
+	s.clock = make([]bool, n)
+	s.mark = make([]uint32, n)
+	return s
+}
+
+// normalize maps referenced positions into [0,1]³ by the longest AABB side.
+func (s *state) normalize(positions [][3]float32) {
+	lo := vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for i, p := range positions {
+		if !s.used[i] {
+			continue
+		}
+		for j := range 3 {
+			lo[j] = math.Min(lo[j], float64(p[j]))
+			hi[j] = math.Max(hi[j], float64(p[j]))
+		}
+	}
+	ext := 0.0
+	for j := range 3 {
+		ext = math.Max(ext, hi[j]-lo[j])
+	}
+	if !(ext > 0) {
+		ext = 1 // empty or a single point: nothing to scale
+		lo = vec3{}
+	}
+	s.extent = ext
+	s.pos = make([]vec3, len(positions))
+	for i, p := range positions {
+		if s.used[i] {
+			for j := range 3 {
+				s.pos[i][j] = (float64(p[j]) - lo[j]) / ext
+			}
+		}
+	}
+}
+
+// buildRemap welds referenced vertices with bit-identical positions (-0 and
+// +0 are the same) into position classes: remap points at the first member,
+// wedge links the members in a cycle.
+func (s *state) buildRemap(positions [][3]float32) {
+	s.remap = make([]uint32, s.n)
+	s.wedge = make([]uint32, s.n)
+	first := make(map[[3]uint32]uint32)
+	for i, p := range positions {
+		s.remap[i], s.wedge[i] = uint32(i), uint32(i)
+		if !s.used[i] {
+			continue
+		}
+		var key [3]uint32
+		for j := range 3 {
+			if p[j] != 0 { // -0 and +0 are one position
+				key[j] = math.Float32bits(p[j])
+			}
+		}
+		r, ok := first[key]
+		if !ok {
+			first[key] = uint32(i)
+			continue
+		}
+		s.remap[i] = r
+		s.wedge[i] = s.wedge[r]
+		s.wedge[r] = uint32(i)
+	}
+}
+
+// classify finds open (unpaired) half-edges in the unwelded mesh and sorts
+// each position into manifold, border, seam or locked, after meshoptimizer's
+// classifyVertices. An open half-edge with a partner at the same positions
+// but other wedges is a seam; one without any partner is a border.
+func (s *state) classify(opts *Options) {
+	n := s.n
+	off, adj := buildAdjacency(s.result, n, nil, nil, nil)
+	hasEdge := func(a, b uint32) bool {
+		for _, e := range adj[off[a]:off[a+1]] {
+			if e.next == b {
+				return true
+			}
+		}
+		return false
+	}
+	// openOut[v]: target of v's single open outgoing half-edge, noVertex if
+	// none, v itself if several; openIn likewise for incoming.
+	openOut := make([]uint32, n)
+	openIn := make([]uint32, n)
+	for i := range openOut {
+		openOut[i], openIn[i] = noVertex, noVertex
+	}
+	for v := range uint32(n) {
+		for _, e := range adj[off[v]:off[v+1]] {
+			t := e.next
+			if hasEdge(t, v) {
+				continue
+			}
+			if openOut[v] == noVertex {
+				openOut[v] = t
+			} else {
+				openOut[v] = v
+			}
+			if openIn[t] == noVertex {
+				openIn[t] = v
+			} else {
+				openIn[t] = t
+			}
+		}
+	}
+	single := func(v, x uint32) bool { return x != noVertex && x != v }
+
+	s.kind = make([]uint8, n)
+	for i := range uint32(n) {
+		if s.remap[i] != i {
+			s.kind[i] = s.kind[s.remap[i]] // representatives come first
+			continue
+		}
+		k := kindLocked
+		switch w := s.wedge[i]; {
+		case !s.used[i]:
+		case w == i:
+			if openIn[i] == noVertex && openOut[i] == noVertex {
+				k = kindManifold
+			} else if single(i, openIn[i]) && single(i, openOut[i]) {
+				k = kindBorder
+			}
+		case s.wedge[w] == i:
+			// A seam: each wedge has one open edge in and out, and they
+			// pair up across the seam by position.
+			if single(i, openIn[i]) && single(i, openOut[i]) && single(w, openIn[w]) && single(w, openOut[w]) &&
+				s.remap[openIn[i]] == s.remap[openOut[w]] && s.remap[openOut[i]] == s.remap[openIn[w]] &&
+				s.remap[openIn[i]] != s.remap[openOut[i]] {
+				k = kindSeam
+			}
+		}
+		s.kind[i] = k
+	}
+	s.loop, s.loopbk = openOut, openIn
+
+	// User locks pin the whole position class.
+	s.pinned = make([]bool, n)
+	for i, l := range opts.Locked {
+		if l && s.used[i] {
+			s.pinned[s.remap[i]] = true
+		}
+	}
+	for i := range n {
+		r := s.remap[i]
+		if opts.LockBorder && s.kind[r] == kindBorder {
+			s.pinned[r] = true
+		}
+		if s.pinned[r] {
+			s.pinned[i] = true
+			s.kind[i] = kindLocked
+		}
+	}
+}
+
+// buildAdjacency lists, per vertex (per position class when remap is set),
+// the half-edges of the triangles around it. off and adj are reused when
+// large enough.
+func buildAdjacency(tris []uint32, n int, remap []uint32, off []uint32, adj []halfEdge) ([]uint32, []halfEdge) {
+	if cap(off) < n+1 {
+		off = make([]uint32, n+1)
+	}
+	off = off[:n+1]
+	clear(off)
+	id := func(v uint32) uint32 {
+		if remap != nil {
+			return remap[v]
+		}
+		return v
+	}
+	for _, v := range tris {
+		off[id(v)+1]++
+	}
+	for i := 1; i <= n; i++ {
+		off[i] += off[i-1]
+	}
+	if cap(adj) < len(tris) {
+		adj = make([]halfEdge, len(tris))
+	}
+	adj = adj[:len(tris)]
+	// Fill using off[v] as a cursor, then shift back.
+	for t := 0; t+2 < len(tris); t += 3 {
+		a, b, c := id(tris[t]), id(tris[t+1]), id(tris[t+2])
+		adj[off[a]] = halfEdge{b, c}
+		off[a]++
+		adj[off[b]] = halfEdge{c, a}
+		off[b]++
+		adj[off[c]] = halfEdge{a, b}
+		off[c]++
+	}
+	copy(off[1:], off[:n])
+	off[0] = 0
+	return off, adj
+}
+
+// setupAttributes copies the weighted attribute streams into s.attr.
+func (s *state) setupAttributes(attrs Attributes, w Weights) {
+	type stream struct {
+		get    func(i int) []float32
+		weight float64
+		comps  int
+	}
+	var streams []stream
+	if attrs.Normals != nil && w.Normal > 0 {
+		streams = append(streams, stream{func(i int) []float32 { return attrs.Normals[i][:] }, float64(w.Normal), 3})
+	}
+	if attrs.UV0 != nil && w.UV > 0 {
+		streams = append(streams, stream{func(i int) []float32 { return attrs.UV0[i][:] }, float64(w.UV), 2})
+	}
+	if attrs.Colors != nil && w.Color > 0 {
+		streams = append(streams, stream{func(i int) []float32 { return attrs.Colors[i][:] }, float64(w.Color), 4})
+	}
+	for _, st := range streams {
+		s.k += st.comps
+	}
+	if s.k == 0 {
+		return
+	}
+	s.attr = make([]float64, s.n*s.k)
+	for i := range s.n {
+		if !s.used[i] {
+			continue
+		}
+		o := i * s.k
+		for _, st := range streams {
+			for _, x := range st.get(i) {
+				s.attr[o] = float64(x) * st.weight
+				o++
+			}
+		}
+	}
+}
+
+// fillQuadrics accumulates face, border/seam edge and attribute quadrics.
+func (s *state) fillQuadrics() {
+	s.vq = make([]quadric, s.n)
+	tris := s.result
+	for t := 0; t+2 < len(tris); t += 3 {
+		a, b, c := tris[t], tris[t+1], tris[t+2]
+		var q quadric
+		q.addTriangle(s.pos[a], s.pos[b], s.pos[c])
+		s.vq[s.remap[a]].add(&q)
+		s.vq[s.remap[b]].add(&q)
+		s.vq[s.remap[c]].add(&q)
+	}
+	for t := 0; t+2 < len(tris); t += 3 {
+		for e := range 3 {
+			i0, i1, i2 := tris[t+e], tris[t+(e+1)%3], tris[t+(e+2)%3]
+			k0, k1 := s.kind[i0], s.kind[i1]
+			b0 := k0 == kindBorder || k0 == kindSeam
+			b1 := k1 == kindBorder || k1 == kindSeam
+			// Edges of a border/seam loop, including those that end at a
+			// locked corner, so that corners keep their cost.
+			if !b0 && !b1 {
+				continue
+			}
+			if b0 && s.loop[i0] != i1 || b1 && s.loopbk[i1] != i0 {
+				continue
+			}
+			if hasOpposite[k0][k1] && s.remap[i1] > s.remap[i0] {
+				continue // seam edges appear on both sides; count once
+			}
+			w := kSeamWeight
+			if k0 == kindBorder || k1 == kindBorder {
+				w = kBorderWeight
+			}
+			var q quadric
+			q.addEdge(s.pos[i0], s.pos[i1], s.pos[i2], w)
+			s.vq[s.remap[i0]].add(&q)
+			s.vq[s.remap[i1]].add(&q)
+		}
+	}
+	if s.k == 0 {
+		return
+	}
+	k := s.k
+	s.aq = make([]quadric, s.n)
+	s.ag = make([]gradient, s.n*k)
+	g := make([]gradient, k)
+	for t := 0; t+2 < len(tris); t += 3 {
+		a, b, c := tris[t], tris[t+1], tris[t+2]
+		var q quadric
+		attributeQuadric(&q, g, s.pos[a], s.pos[b], s.pos[c],
+			s.attr[int(a)*k:int(a+1)*k], s.attr[int(b)*k:int(b+1)*k], s.attr[int(c)*k:int(c+1)*k])
+		for _, v := range [3]uint32{a, b, c} {
+			s.aq[v].add(&q)
+			dst := s.ag[int(v)*k : int(v+1)*k]
+			for j := range dst {
+				dst[j].gx += g[j].gx
+				dst[j].gy += g[j].gy
+				dst[j].gz += g[j].gz
+				dst[j].gd += g[j].gd
+			}
+		}
+	}
+}
+
+// reportError converts a normalized distance to the caller's units.
+func (s *state) reportError(e float64) float32 {
+	if s.absUnit {
+		e *= s.extent
+	}
+	return float32(e)
+}
