@@ -112,8 +112,12 @@ func TestTriangleFixtureBytes(t *testing.T) {
 		t.Errorf("MTRL %#x", got)
 	}
 
+	decoded, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var dump bytes.Buffer
-	if err := Dump(&dump, triFile()); err != nil {
+	if err := Dump(&dump, decoded); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "tri.golden.txt", dump.Bytes())
