@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,6 +118,12 @@ func checkScene(t *testing.T, name string, s *mesh.Scene) {
 		for _, p := range sm.Positions {
 			if !p.IsFinite() {
 				t.Errorf("%s: submesh %d (%s): non-finite position", name, i, sm.Name)
+				break
+			}
+		}
+		for _, v := range sm.Normals {
+			if l := v.Length(); l != 0 && math.Abs(float64(l)-1) > 1e-4 {
+				t.Errorf("%s: submesh %d (%s): normal %v of length %v", name, i, sm.Name, v, l)
 				break
 			}
 		}

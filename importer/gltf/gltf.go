@@ -35,7 +35,7 @@ var ErrUnsupportedExtension = errors.New("unsupported required extension")
 // (absolute paths, "..", URI schemes other than data:).
 var ErrOutsideFolder = errors.New("uri leaves the source folder")
 
-// Options for Import. Zero value = defaults.
+// Options for Load and Decode. Zero value = defaults.
 type Options struct {
 	// MaxVertices caps the total vertex count of the imported Scene, summed
 	// over every submesh (a mesh instanced by N nodes counts N times).
@@ -60,16 +60,20 @@ func (o Options) limits() (verts, indices int) {
 // Load reads a .gltf or .glb file from disk. External buffers/images resolve relative to the file's folder;
 // URIs that leave that folder (absolute, "..", etc.) are refused with an error.
 //
-// The folder is opened as an os.Root, so a symbolic link inside it cannot
-// lead a buffer read outside it either. Every error starts with
-// "gltf: <path>: ".
+// The file itself is read as given; its folder is opened as an os.Root for
+// external references, so a symbolic link inside the folder cannot lead a
+// buffer read outside it either. Every error starts with "gltf: <path>: ".
 func Load(path string, opts Options) (*mesh.Scene, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("gltf: %s: %w", path, err)
+	}
 	root, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("gltf: %s: %w", path, err)
 	}
 	defer root.Close()
-	return decode(root.FS(), filepath.Base(path), path, opts)
+	return decode(data, root.FS(), ".", path, opts)
 }
 
 // Decode reads the named .gltf/.glb from fsys (tests use fstest.MapFS); external URIs resolve inside fsys relative to name's dir.
@@ -78,12 +82,16 @@ func Load(path string, opts Options) (*mesh.Scene, error) {
 // name. Every error starts with "gltf: <name>: ", is one line, and wraps the
 // underlying cause; Decode never panics on any input.
 func Decode(fsys fs.FS, name string, opts Options) (*mesh.Scene, error) {
-	return decode(fsys, name, name, opts)
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("gltf: %s: %w", name, err)
+	}
+	return decode(data, fsys, path.Dir(name), name, opts)
 }
 
-// decode is Load and Decode: name is the path inside fsys, display the path
-// that errors show.
-func decode(fsys fs.FS, name, display string, opts Options) (scene *mesh.Scene, err error) {
+// decode is Load and Decode: data is the file's bytes, dir its folder inside
+// fsys, display the path that errors show.
+func decode(data []byte, fsys fs.FS, dir, display string, opts Options) (scene *mesh.Scene, err error) {
 	// The importer bounds everything it reads; this guard only turns a bug
 	// (ours or the library's) into an error instead of a crash of the cook.
 	defer func() {
@@ -91,14 +99,10 @@ func decode(fsys fs.FS, name, display string, opts Options) (scene *mesh.Scene, 
 			scene, err = nil, fmt.Errorf("gltf: %s: internal error: %v", display, oneLine(fmt.Sprint(r)))
 		}
 	}()
-	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, fmt.Errorf("gltf: %s: %w", display, err)
-	}
 	maxVerts, maxIndices := opts.limits()
 	im := &importer{
 		fsys:        fsys,
-		dir:         path.Dir(name),
+		dir:         dir,
 		vertsLeft:   maxVerts,
 		indicesLeft: maxIndices,
 		maxVerts:    maxVerts,

@@ -578,6 +578,30 @@ func TestLoad(t *testing.T) {
 	if _, err := Load(dir+"/esc.gltf", Options{}); !errors.Is(err, ErrOutsideFolder) || !strings.HasPrefix(err.Error(), "gltf: "+dir+"/esc.gltf: ") {
 		t.Errorf("escaping load: %v", err)
 	}
+	// a symbolic link inside the folder cannot lead a buffer read out of it
+	out := t.TempDir()
+	if err := os.WriteFile(out+"/outside.bin", b.bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(out+"/outside.bin", dir+"/link.bin"); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	if err := os.WriteFile(dir+"/link.gltf", b.json(t, "link.bin"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir+"/link.gltf", Options{}); err == nil {
+		t.Error("buffer through a symlink out of the folder was read")
+	}
+	// the source itself may be a link: only its references are confined
+	if err := os.Symlink(dir+"/x.gltf", out+"/alias.gltf"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out+"/x.bin", b.bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(out+"/alias.gltf", Options{}); err != nil {
+		t.Errorf("symlinked source: %v", err)
+	}
 	if _, err := Load(dir+"/none.gltf", Options{}); err == nil || !strings.HasPrefix(err.Error(), "gltf: "+dir+"/none.gltf: ") {
 		t.Errorf("missing file: %v", err)
 	}
