@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // ErrInvalidSubmesh is wrapped by every error Validate (and so Canonicalize
@@ -111,7 +112,7 @@ func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
 	// Stored streams: unit length, w = ±1; remember vertices needing repair.
 	var badNormal, badTangent []bool
 	if s.Normals != nil {
-		s.Normals = append([]Vec3(nil), s.Normals...)
+		s.Normals = slices.Clone(s.Normals) // keep the caller's array intact
 		badNormal = make([]bool, len(s.Normals))
 		for i, n := range s.Normals {
 			u, ok := unitVec3(n)
@@ -119,7 +120,7 @@ func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
 		}
 	}
 	if s.Tangents != nil {
-		s.Tangents = append([]Vec4(nil), s.Tangents...)
+		s.Tangents = slices.Clone(s.Tangents)
 		badTangent = make([]bool, len(s.Tangents))
 		for i, t := range s.Tangents {
 			u, ok := unitVec3(Vec3{t[0], t[1], t[2]})
