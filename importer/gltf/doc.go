@@ -49,6 +49,6 @@
 //     or views that overrun their buffers, accessor types or component types
 //     an attribute does not allow, attribute counts that differ from
 //     POSITION's, node cycles and nodes with two parents;
-//   - scenes larger than Options.MaxVertices / MaxIndices (generous
-//     defaults), which bound what a small hostile file can make us allocate.
+//   - scenes larger than Options.MaxVertices / MaxIndices / MaxSubmeshes
+//     (generous defaults), which bound what a small hostile file can make us allocate.
 package gltf

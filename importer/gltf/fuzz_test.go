@@ -23,7 +23,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		// small limits keep view-less accessors from allocating much
-		opts := Options{MaxVertices: 1 << 14, MaxIndices: 1 << 16}
+		opts := Options{MaxVertices: 1 << 14, MaxIndices: 1 << 16, MaxSubmeshes: 1 << 10}
 		for _, name := range []string{"x.glb", "x.gltf"} {
 			fsys := fstest.MapFS{name: {Data: data}}
 			s, err := Decode(fsys, name, opts)

@@ -23,6 +23,9 @@ const (
 	DefaultMaxVertices = 1 << 26
 	// DefaultMaxIndices bounds the Scene's total triangle-list index count.
 	DefaultMaxIndices = 1 << 28
+	// DefaultMaxSubmeshes bounds the Scene's submesh count: far above any
+	// real asset, far below what node × primitive instancing can reach.
+	DefaultMaxSubmeshes = 1 << 20
 )
 
 // ErrUnsupportedExtension is wrapped by the error returned for a document
@@ -44,17 +47,17 @@ type Options struct {
 	// MaxIndices caps the total triangle-list index count of the Scene,
 	// counted the same way. Zero or negative means DefaultMaxIndices.
 	MaxIndices int
+	// MaxSubmeshes caps the number of submeshes. Zero or negative means
+	// DefaultMaxSubmeshes.
+	MaxSubmeshes int
 }
 
-func (o Options) limits() (verts, indices int) {
-	verts, indices = o.MaxVertices, o.MaxIndices
-	if verts <= 0 {
-		verts = DefaultMaxVertices
+// orDefault returns v, or def when v is not positive.
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
 	}
-	if indices <= 0 {
-		indices = DefaultMaxIndices
-	}
-	return verts, indices
+	return v
 }
 
 // Load reads a .gltf or .glb file from disk. External buffers/images resolve relative to the file's folder;
@@ -99,14 +102,16 @@ func decode(data []byte, fsys fs.FS, dir, display string, opts Options) (scene *
 			scene, err = nil, fmt.Errorf("gltf: %s: internal error: %v", display, oneLine(fmt.Sprint(r)))
 		}
 	}()
-	maxVerts, maxIndices := opts.limits()
+	maxVerts := orDefault(opts.MaxVertices, DefaultMaxVertices)
+	maxIndices := orDefault(opts.MaxIndices, DefaultMaxIndices)
 	im := &importer{
-		fsys:        fsys,
-		dir:         dir,
-		vertsLeft:   maxVerts,
-		indicesLeft: maxIndices,
-		maxVerts:    maxVerts,
-		maxIndices:  maxIndices,
+		maxSubmeshes: orDefault(opts.MaxSubmeshes, DefaultMaxSubmeshes),
+		fsys:         fsys,
+		dir:          dir,
+		vertsLeft:    maxVerts,
+		indicesLeft:  maxIndices,
+		maxVerts:     maxVerts,
+		maxIndices:   maxIndices,
 	}
 	scene, err = im.run(data)
 	if err != nil {
@@ -123,6 +128,7 @@ type importer struct {
 	bufs [][]byte // resolved bytes per buffer, nil when it has none
 
 	maxVerts, maxIndices   int
+	maxSubmeshes           int
 	vertsLeft, indicesLeft int
 
 	prims        map[primKey]*localPrim // decoded primitives awaiting instancing

@@ -455,7 +455,10 @@ func TestLimits(t *testing.T) {
 	if _, err := Decode(fsys, "x.glb", Options{MaxVertices: 39}); err == nil || !strings.Contains(err.Error(), "MaxVertices") {
 		t.Errorf("10 instances of 4 vertices under a 39 limit: err %v", err)
 	}
-	if _, err := Decode(fsys, "x.glb", Options{MaxVertices: 40, MaxIndices: 60}); err != nil {
+	if _, err := Decode(fsys, "x.glb", Options{MaxSubmeshes: 9}); err == nil || !strings.Contains(err.Error(), "MaxSubmeshes") {
+		t.Errorf("10 instances under a 9 submesh limit: err %v", err)
+	}
+	if _, err := Decode(fsys, "x.glb", Options{MaxVertices: 40, MaxIndices: 60, MaxSubmeshes: 10}); err != nil {
 		t.Errorf("exactly at the limit: %v", err)
 	}
 }

@@ -175,6 +175,9 @@ func (im *importer) submeshes(insts []instance) ([]mesh.Submesh, error) {
 			if lp == nil {
 				continue // skipped: points or lines
 			}
+			if len(out) == im.maxSubmeshes {
+				return nil, fmt.Errorf("scene exceeds %d submeshes (Options.MaxSubmeshes)", im.maxSubmeshes)
+			}
 			sm, err := im.place(lp, in.world, last)
 			if err != nil {
 				return nil, fmt.Errorf("node %d: mesh %d primitive %d: %w", in.node, in.mesh, p, err)
