@@ -14,12 +14,20 @@ const (
 	expectedRadiusScale = 0.5
 )
 
+// Seeding (meshoptimizer's values): each closed meshlet offers a few
+// border triangles as seeds for later meshlets; the pool is capped.
+const (
+	maxSeeds        = 256
+	seedsPerMeshlet = 4
+	noTriangle      = math.MaxUint32
+)
+
 // Topological priorities of a candidate triangle, lower is better. They
 // always beat the geometric score.
 const (
 	prioNoNewVertex = 0 // all corners already in the meshlet
 	prioDangling    = 1 // a corner has no other unused triangle left
-	prioNewVertex   = 1 // + number of new vertices (1..3) when not dangling
+	prioNewVertex   = 2 // + number of new vertices (1..3) when not dangling
 )
 
 // triGeom is what scoring needs of a triangle: its centroid and its unit
@@ -44,6 +52,8 @@ type builder struct {
 	kd        *kdTree
 
 	expectedRadius float64
+	corner         [3]float32 // minimum corner of the triangle centroids
+	seeds          []uint32   // pool of seed triangles for new meshlets
 
 	// Current meshlet.
 	local     []int16 // per vertex: local index in the current meshlet, -1 if absent
@@ -136,44 +146,134 @@ func triNormal(p0, p1, p2 [3]float32) ([3]float64, float64) {
 }
 
 // run is the main loop: grow the current meshlet from its best adjacent
-// candidate; when none fits, close it and seed the next meshlet with the
-// best candidate that did not fit (it borders the closed one); when it has
-// no adjacent candidate at all, take the nearest unused triangle.
+// candidate that fits; when candidates exist but none fits, close the
+// meshlet and start the next one from the best seed; when the meshlet has
+// no adjacent candidate at all, take the nearest unused triangle (k-d tree),
+// closing the meshlet first if even that does not fit.
 func (b *builder) run() {
-	seed := int32(-1)
+	b.add(uint32(b.initialSeed()))
 	for b.remaining > 0 {
-		if len(b.ltris) == 0 {
-			t := seed
-			if t < 0 || b.emitted[t] {
-				t = b.firstUnused()
-			}
-			seed = -1
-			b.add(uint32(t))
-			continue
-		}
 		fit, any := b.pick()
 		if fit >= 0 {
 			b.add(uint32(fit))
 			continue
 		}
-		if any >= 0 {
-			b.flush()
-			seed = any
-			continue
+		fallback := any
+		if any < 0 {
+			// Spatial fallback: nothing adjacent is left.
+			t := b.kd.nearest(b.center())
+			if t < 0 {
+				t = b.firstUnused()
+			}
+			if b.fits(uint32(t)) {
+				b.add(uint32(t))
+				continue
+			}
+			fallback = t
 		}
-		// Spatial fallback: nothing adjacent is left.
-		t := b.kd.nearest(b.center())
-		if t < 0 {
-			t = b.firstUnused()
+		b.collectSeeds()
+		b.flush()
+		seed := b.selectSeed()
+		if seed < 0 {
+			seed = fallback
 		}
-		if b.fits(uint32(t)) {
-			b.add(uint32(t))
-		} else {
-			b.flush()
-			seed = t
-		}
+		b.add(uint32(seed))
 	}
 	b.flush()
+}
+
+// initialSeed is the triangle whose centroid is nearest the minimum corner
+// of the centroids' box: starting in a corner lets meshlets sweep the
+// surface instead of growing out from the middle and leaving slivers.
+func (b *builder) initialSeed() int32 {
+	b.corner = b.geom[0].c
+	for i := range b.geom {
+		for k := 0; k < 3; k++ {
+			b.corner[k] = min(b.corner[k], b.geom[i].c[k])
+		}
+	}
+	return b.kd.nearest(b.corner)
+}
+
+// liveSum is how many unused triangles still touch t's corners (t counted
+// once per corner): low means t sits in a corner of the unused region.
+func (b *builder) liveSum(t uint32) uint32 {
+	return b.live[b.idx[3*t]] + b.live[b.idx[3*t+1]] + b.live[b.idx[3*t+2]]
+}
+
+func (b *builder) cornerDist(t uint32) float64 {
+	c := b.corner
+	return dist2([3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, b.geom[t].c)
+}
+
+// collectSeeds adds up to seedsPerMeshlet seed triangles from the border of
+// the meshlet being closed: per meshlet vertex its unused triangle with the
+// lowest liveSum, keeping the lowest (ties: nearest the corner). The pool is
+// pruned of used triangles and capped at maxSeeds.
+func (b *builder) collectSeeds() {
+	j := 0
+	for _, t := range b.seeds {
+		if !b.emitted[t] {
+			b.seeds[j] = t
+			j++
+		}
+	}
+	b.seeds = b.seeds[:min(j, maxSeeds-seedsPerMeshlet)]
+	var best [seedsPerMeshlet]uint32
+	var bestLive [seedsPerMeshlet]uint32
+	var bestDist [seedsPerMeshlet]float64
+	for i := range best {
+		best[i], bestLive[i], bestDist[i] = noTriangle, math.MaxUint32, math.Inf(1)
+	}
+	for _, v := range b.verts {
+		nb, nbLive := uint32(noTriangle), uint32(math.MaxUint32)
+		for _, u := range b.adjTri[b.adjOff[v]:b.adjOff[v+1]] {
+			if b.emitted[u] {
+				continue
+			}
+			if l := b.liveSum(u); l < nbLive {
+				nb, nbLive = u, l
+			}
+		}
+		if nb == noTriangle {
+			continue
+		}
+		d := b.cornerDist(nb)
+		for i := range best {
+			if best[i] == nb {
+				break
+			}
+			// Approximate replacement (the slots are unsorted), as meshoptimizer.
+			if nbLive < bestLive[i] || (nbLive == bestLive[i] && d <= bestDist[i]) {
+				best[i], bestLive[i], bestDist[i] = nb, nbLive, d
+				break
+			}
+		}
+	}
+	for _, t := range best {
+		if t != noTriangle {
+			b.seeds = append(b.seeds, t)
+		}
+	}
+}
+
+// selectSeed returns the unused pool seed with the lowest liveSum (ties:
+// nearest the corner, then first in the pool), or -1.
+func (b *builder) selectSeed() int32 {
+	best, bestLive, bestDist := int32(-1), uint32(math.MaxUint32), math.Inf(1)
+	for _, t := range b.seeds {
+		if b.emitted[t] {
+			continue
+		}
+		l := b.liveSum(t)
+		if l > bestLive {
+			continue
+		}
+		if d := b.cornerDist(t); l < bestLive || d < bestDist {
+			best, bestLive, bestDist = int32(t), l, d
+		}
+	}
+	return best
 }
 
 func (b *builder) firstUnused() int32 {
@@ -242,9 +342,14 @@ func (b *builder) pick() (fit, any int32) {
 		prio := prioNoNewVertex
 		if nv > 0 {
 			i0, i1, i2 := b.idx[3*t], b.idx[3*t+1], b.idx[3*t+2]
-			if b.live[i0] == 1 || b.live[i1] == 1 || b.live[i2] == 1 {
+			l0, l1, l2 := b.live[i0], b.live[i1], b.live[i2]
+			switch {
+			case l0 == 1 || l1 == 1 || l2 == 1:
 				prio = prioDangling
-			} else {
+			case b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2:
+				// Nearly dangling: two corners have one other triangle left.
+				prio = prioNewVertex + nv - 1
+			default:
 				prio = prioNewVertex + nv
 			}
 		}
@@ -334,4 +439,11 @@ func (b *builder) flush() {
 	b.serial++
 	b.sumC = [3]float64{}
 	b.sumN = [3]float64{}
+}
+
+func b2i(x bool) int {
+	if x {
+		return 1
+	}
+	return 0
 }
