@@ -63,6 +63,7 @@ func Decode(b []byte) (*File, error) {
 
 	// Chunk table.
 	var unknown []chunkSpan
+	seen := make(map[FourCC]bool, n)
 	spans := make([]chunkSpan, 0, n)
 	for i := range n {
 		at := HeaderSize + ChunkEntrySize*i
@@ -82,9 +83,10 @@ func Decode(b []byte) (*File, error) {
 		case c.offset < firstPayload:
 			return nil, errAt(int64(at), c.id, nil, "payload offset %#x overlaps the header or chunk table (payloads start at %#x)", c.offset, firstPayload)
 		}
-		if _, dup := d.chunks[c.id]; dup || slices.ContainsFunc(unknown, func(u chunkSpan) bool { return u.id == c.id }) {
+		if seen[c.id] {
 			return nil, errAt(int64(at), c.id, nil, "duplicate chunk")
 		}
+		seen[c.id] = true
 		if c.id.known() {
 			if c.flags != 0 {
 				return nil, errAt(int64(at)+4, c.id, nil, "unsupported chunk flags %#x", c.flags)
