@@ -55,8 +55,9 @@ type CanonicalReport struct {
 }
 
 // Validate checks the Submesh contracts: every present stream has one entry
-// per position, Indices is a triangle list of in-range indices, and every
-// position is finite. Errors wrap ErrInvalidSubmesh.
+// per position, Indices is a triangle list of in-range indices (at most
+// 2³¹-1 of them), and every position is finite. Errors wrap
+// ErrInvalidSubmesh.
 func (s *Submesh) Validate() error {
 	n := len(s.Positions)
 	bad := func(format string, args ...any) error {
@@ -77,8 +78,9 @@ func (s *Submesh) Validate() error {
 	if len(s.Indices)%3 != 0 {
 		return bad("%d indices is not a multiple of 3", len(s.Indices))
 	}
-	if uint64(len(s.Indices)) > math.MaxUint32 {
-		return bad("%d indices exceeds the 32-bit vertex limit", len(s.Indices))
+	if int64(len(s.Indices)) > math.MaxInt32 {
+		// Per-corner work (splits, tangent groups) is indexed with int32.
+		return bad("%d indices exceeds the limit of %d", len(s.Indices), math.MaxInt32)
 	}
 	for i, ix := range s.Indices {
 		if uint64(ix) >= uint64(n) {
@@ -344,19 +346,36 @@ func splitCorners(s *Submesh, corner []Vec4) []uint32 {
 		v    uint32
 		bits [4]uint32
 	}
-	seen := make(map[key]uint32, len(s.Positions))
+	bitsOf := func(x Vec4) [4]uint32 {
+		return [4]uint32{math.Float32bits(x[0]), math.Float32bits(x[1]), math.Float32bits(x[2]), math.Float32bits(x[3])}
+	}
+	// Most vertices keep one value: compare with the vertex's first copy
+	// and fall back to the map only for the second and later variants.
+	firstCopy := make([]uint32, len(s.Positions))
+	for i := range firstCopy {
+		firstCopy[i] = math.MaxUint32
+	}
+	extra := make(map[key]uint32)
 	src := make([]uint32, 0, len(s.Positions))
 	first := make([]int, 0, len(s.Positions)) // corner that introduced each new vertex
 	idx := make([]uint32, len(s.Indices))
 	for c, v := range s.Indices {
-		x := corner[c]
-		k := key{v, [4]uint32{math.Float32bits(x[0]), math.Float32bits(x[1]), math.Float32bits(x[2]), math.Float32bits(x[3])}}
-		nv, ok := seen[k]
-		if !ok {
+		b := bitsOf(corner[c])
+		nv := firstCopy[v]
+		switch {
+		case nv == math.MaxUint32:
 			nv = uint32(len(src))
-			seen[k] = nv
-			src = append(src, v)
-			first = append(first, c)
+			firstCopy[v] = nv
+			src, first = append(src, v), append(first, c)
+		case bitsOf(corner[first[nv]]) == b:
+		default:
+			k := key{v, b}
+			var ok bool
+			if nv, ok = extra[k]; !ok {
+				nv = uint32(len(src))
+				extra[k] = nv
+				src, first = append(src, v), append(first, c)
+			}
 		}
 		idx[c] = nv
 	}

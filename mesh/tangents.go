@@ -157,7 +157,10 @@ func cornerTangents(s *Submesh) []Vec4 {
 	// a perpendicular; always re-orthogonalised against the float32 normal.
 	out := make([]Vec4, len(s.Indices))
 	done := make([]bool, len(s.Indices))
-	firstGrouped := make(map[uint32]int, len(sum))
+	firstGrouped := make([]int32, len(s.Positions)) // by corner identity; ids < vertex count
+	for i := range firstGrouped {
+		firstGrouped[i] = -1
+	}
 	for c, g := range group {
 		if g < 0 {
 			continue
@@ -169,8 +172,8 @@ func cornerTangents(s *Submesh) []Vec4 {
 		}
 		out[c] = finishTangent(n, sum[g], w)
 		done[c] = true
-		if _, ok := firstGrouped[id[c]]; !ok {
-			firstGrouped[id[c]] = c
+		if firstGrouped[id[c]] < 0 {
+			firstGrouped[id[c]] = int32(c)
 		}
 	}
 	for c := range out {
@@ -178,7 +181,7 @@ func cornerTangents(s *Submesh) []Vec4 {
 			continue
 		}
 		n := s.Normals[s.Indices[c]]
-		if src, ok := firstGrouped[id[c]]; ok {
+		if src := firstGrouped[id[c]]; src >= 0 {
 			b := out[src]
 			out[c] = finishTangent(n, [3]float64{float64(b[0]), float64(b[1]), float64(b[2])}, b[3])
 		} else {
@@ -256,8 +259,8 @@ func identifyCorners(s *Submesh) []uint32 {
 // triangle, triangles taken in order (MikkTSpace's BuildNeighbors rule).
 func linkNeighbors(s *Submesh, id []uint32, tris []triTangent) {
 	type edge struct {
-		a, b   uint32
-		corner int32 // 3·triangle + k, for the edge corner k → k+1
+		ab     uint64 // a<<32 | b: the directed edge a→b in corner identities
+		corner int32  // 3·triangle + k, for the edge corner k → k+1
 	}
 	edges := make([]edge, 0, len(s.Indices))
 	for t := range tris {
@@ -265,14 +268,11 @@ func linkNeighbors(s *Submesh, id []uint32, tris []triTangent) {
 			continue
 		}
 		for k := 0; k < 3; k++ {
-			edges = append(edges, edge{id[3*t+k], id[3*t+(k+1)%3], int32(3*t + k)})
+			edges = append(edges, edge{uint64(id[3*t+k])<<32 | uint64(id[3*t+(k+1)%3]), int32(3*t + k)})
 		}
 	}
 	slices.SortFunc(edges, func(x, y edge) int {
-		if c := cmp.Compare(x.a, y.a); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.b, y.b); c != 0 {
+		if c := cmp.Compare(x.ab, y.ab); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.corner, y.corner)
@@ -285,15 +285,10 @@ func linkNeighbors(s *Submesh, id []uint32, tris []triTangent) {
 			if tris[t].neighbor[k] >= 0 {
 				continue
 			}
-			a, b := id[3*t+k], id[3*t+(k+1)%3]
 			// Edges b→a, in triangle order.
-			i, _ := slices.BinarySearchFunc(edges, [2]uint32{b, a}, func(e edge, key [2]uint32) int {
-				if c := cmp.Compare(e.a, key[0]); c != 0 {
-					return c
-				}
-				return cmp.Compare(e.b, key[1])
-			})
-			for ; i < len(edges) && edges[i].a == b && edges[i].b == a; i++ {
+			ba := uint64(id[3*t+(k+1)%3])<<32 | uint64(id[3*t+k])
+			i, _ := slices.BinarySearchFunc(edges, ba, func(e edge, key uint64) int { return cmp.Compare(e.ab, key) })
+			for ; i < len(edges) && edges[i].ab == ba; i++ {
 				u, j := int(edges[i].corner/3), int(edges[i].corner%3)
 				if u > t && tris[u].neighbor[j] < 0 {
 					tris[t].neighbor[k] = int32(u)
