@@ -151,6 +151,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	for name, f := range map[string]*File{
 		"tri":    triFile(),
+		"empty":  {Desc: Desc{MeshletMaxVerts: 64, MeshletMaxTris: 124}},
 		"sphere": build(t, sphereMesh(9, 16, 2, 64, 124)),
 		"rich":   richFile(t),
 		"u32":    big,

@@ -126,3 +126,28 @@ func EncodeTangent(t [3]float32, negativeBitangent bool) [2]int16 {
 func DecodeTangent(v [2]int16) (t [3]float32, negativeBitangent bool) {
 	return DecodeNormal(v), v[0]&1 != 0
 }
+
+// PlaceholderTangent returns the tangent slot meshcook writes for a mesh
+// without tangents (Desc.Flags bit 0 clear): a unit vector perpendicular to
+// the normal n, sign bit 0, chosen deterministically (n crossed with the
+// coordinate axis n is least aligned with). Readers ignore it; it exists so
+// the slot always decodes to a valid direction.
+func PlaceholderTangent(n [3]float32) [2]int16 {
+	x, y, z := math.Abs(float64(n[0])), math.Abs(float64(n[1])), math.Abs(float64(n[2]))
+	var a [3]float64
+	switch {
+	case x <= y && x <= z:
+		a = [3]float64{1, 0, 0}
+	case y <= z:
+		a = [3]float64{0, 1, 0}
+	default:
+		a = [3]float64{0, 0, 1}
+	}
+	nx, ny, nz := float64(n[0]), float64(n[1]), float64(n[2])
+	t := [3]float32{
+		float32(a[1]*nz - a[2]*ny),
+		float32(a[2]*nx - a[0]*nz),
+		float32(a[0]*ny - a[1]*nx),
+	}
+	return EncodeTangent(t, false)
+}

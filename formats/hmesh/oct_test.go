@@ -142,3 +142,26 @@ func TestDecodeNormalMatchesMeshcheck(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaceholderTangent(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 2000 {
+		u := randomUnit(r)
+		if i < 6 {
+			u = [3]float64{}
+			u[i/2] = float64(1 - 2*(i%2))
+		}
+		n := [3]float32{float32(u[0]), float32(u[1]), float32(u[2])}
+		tv, neg := DecodeTangent(PlaceholderTangent(n))
+		if neg {
+			t.Fatalf("placeholder for %v has the sign bit set", n)
+		}
+		dot := float64(tv[0])*u[0] + float64(tv[1])*u[1] + float64(tv[2])*u[2]
+		if math.Abs(dot) > 2e-4 {
+			t.Fatalf("placeholder for %v: dot with normal %g", n, dot)
+		}
+	}
+	if PlaceholderTangent([3]float32{}) != PlaceholderTangent([3]float32{}) {
+		t.Fatal("not deterministic")
+	}
+}
