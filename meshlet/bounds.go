@@ -4,18 +4,14 @@ import "math"
 
 // Bounds constants.
 const (
-	// coneMinSpread is meshoptimizer's limit: when some triangle normal is
-	// within acos(0.1) ≈ 84° of perpendicular to the average... i.e. when
-	// min dot(normal, axis) <= 0.1, the cone could cull almost nothing and
-	// is disabled (cutoff 1).
+	// coneMinSpread is meshoptimizer's limit: when min dot(normal, axis) <=
+	// 0.1 (some normal is more than ~84° off the axis) the cone could cull
+	// almost nothing and is disabled (cutoff 1).
 	coneMinSpread = 0.1
 	// coneSafety widens the cone (subtracts from min dot) to absorb the
 	// float32 rounding of axis, cutoff and sphere, so the stored cone stays
 	// conservative. It costs under 0.3° of cone on flat meshlets.
 	coneSafety = 1e-5
-	// sphereRefineIterations is how many Bădoiu–Clarkson steps refine the
-	// Ritter sphere; 64 points converge to within ~1% in this many.
-	sphereRefineIterations = 100
 )
 
 // Bounds are a meshlet's culling data, as MLBN stores them (plus the apex).
@@ -36,102 +32,119 @@ type Bounds struct {
 	ConeCutoff float32
 }
 
+// boundsScratch holds buffers reused across meshlets.
+type boundsScratch struct {
+	pts, tmp, normals [][3]float64
+	corners           [][3]float64 // first corner of each non-degenerate triangle
+}
+
 // ComputeAllBounds returns ComputeBounds for every meshlet of r, in order.
 func ComputeAllBounds(r Result, positions [][3]float32) []Bounds {
 	out := make([]Bounds, len(r.Meshlets))
-	var pts [][3]float64
+	var sc boundsScratch
 	for m := range r.Meshlets {
-		out[m], pts = computeBounds(r, m, positions, pts)
+		out[m] = computeBounds(r, m, positions, &sc)
 	}
 	return out
 }
 
 // ComputeBounds returns the bounding sphere and normal cone of meshlet m of
-// r (meshopt_computeMeshletBounds semantics; see Bounds). Zero-area
-// triangles are left out of the cone. m out of range, or ranges of r that
-// point past its slices or past positions, give zero Bounds rather than a
-// panic: r is expected to come from Build over the same positions.
+// r (meshopt_computeMeshletBounds semantics, with the minimum sphere and the
+// tightest cone axis; see Bounds). Zero-area triangles are left out of the
+// cone. m out of range, or ranges of r that point past its slices or past
+// positions, give zero Bounds rather than a panic: r is expected to come
+// from Build over the same positions.
 func ComputeBounds(r Result, m int, positions [][3]float32) Bounds {
-	b, _ := computeBounds(r, m, positions, nil)
-	return b
+	var sc boundsScratch
+	return computeBounds(r, m, positions, &sc)
 }
 
-func computeBounds(r Result, m int, positions [][3]float32, pts [][3]float64) (Bounds, [][3]float64) {
+func computeBounds(r Result, m int, positions [][3]float32, sc *boundsScratch) Bounds {
 	if m < 0 || m >= len(r.Meshlets) {
-		return Bounds{}, pts
+		return Bounds{}
 	}
 	ml := r.Meshlets[m]
 	vo, vn := uint64(ml.VertexOffset), uint64(ml.VertexCount)
 	to, tn := uint64(ml.TriangleOffset), uint64(ml.TriangleCount)
 	if vo+vn > uint64(len(r.Vertices)) || 3*(to+tn) > uint64(len(r.Triangles)) {
-		return Bounds{}, pts
+		return Bounds{}
 	}
-	verts := r.Vertices[vo : vo+vn]
-	pts = pts[:0]
-	for _, v := range verts {
+	sc.pts = sc.pts[:0]
+	for _, v := range r.Vertices[vo : vo+vn] {
 		if uint64(v) >= uint64(len(positions)) {
-			return Bounds{}, pts
+			return Bounds{}
 		}
 		p := positions[v]
-		pts = append(pts, [3]float64{float64(p[0]), float64(p[1]), float64(p[2])})
+		sc.pts = append(sc.pts, [3]float64{float64(p[0]), float64(p[1]), float64(p[2])})
 	}
-	for _, l := range r.Triangles[3*to : 3*(to+tn)] {
+	tris := r.Triangles[3*to : 3*(to+tn)]
+	for _, l := range tris {
 		if uint64(l) >= vn {
-			return Bounds{}, pts
+			return Bounds{}
 		}
 	}
 	var b Bounds
-	b.Center, b.Radius = enclosingSphere(pts)
-	b.ConeApex, b.ConeAxis, b.ConeCutoff = normalCone(r.Triangles[3*to:3*(to+tn)], pts, b.Center)
-	return b, pts
+	b.Center, b.Radius, sc.tmp = enclosingSphere(sc.pts, sc.tmp)
+	b.ConeApex, b.ConeAxis, b.ConeCutoff = normalCone(tris, b.Center, sc)
+	return b
 }
 
-// normalCone computes the cone of triangle normals (tris are local corner
-// triples into pts) with meshoptimizer's cutoff and apex, widened by
-// coneSafety, in float64.
-func normalCone(tris []uint8, pts [][3]float64, center [3]float32) (apex, axis [3]float32, cutoff float32) {
-	// Unit normals of non-degenerate triangles, computed exactly as meshcheck
-	// does (float64 from float32 positions).
+// normalCone computes the normal cone of the triangles (local corner
+// triples into sc.pts) in float64: the axis is the better (larger min dot)
+// of meshoptimizer's two choices, the normalised normal average and the
+// centre of the normals' minimum enclosing ball (the axis of the smallest
+// cone when it is narrower than a hemisphere); cutoff and apex as
+// meshopt_computeMeshletBounds, the cone widened by coneSafety.
+func normalCone(tris []uint8, center [3]float32, sc *boundsScratch) (apex, axis [3]float32, cutoff float32) {
+	none := func() ([3]float32, [3]float32, float32) { return [3]float32{}, [3]float32{}, 1 }
+	// Unit normals of non-degenerate triangles, computed as meshcheck does.
 	var sum [3]float64
-	type tri struct{ p0, n [3]float64 }
-	var ts []tri
+	sc.normals, sc.corners = sc.normals[:0], sc.corners[:0]
 	for i := 0; i+2 < len(tris); i += 3 {
-		p0, p1, p2 := pts[tris[i]], pts[tris[i+1]], pts[tris[i+2]]
-		var e1, e2 [3]float64
-		for k := 0; k < 3; k++ {
-			e1[k] = p1[k] - p0[k]
-			e2[k] = p2[k] - p0[k]
-		}
-		n := [3]float64{
-			float64(e1[1]*e2[2]) - float64(e1[2]*e2[1]),
-			float64(e1[2]*e2[0]) - float64(e1[0]*e2[2]),
-			float64(e1[0]*e2[1]) - float64(e1[1]*e2[0]),
-		}
-		l := math.Sqrt(float64(n[0]*n[0]) + float64(n[1]*n[1]) + float64(n[2]*n[2]))
+		p0, p1, p2 := sc.pts[tris[i]], sc.pts[tris[i+1]], sc.pts[tris[i+2]]
+		n := cross(sub(p1, p0), sub(p2, p0))
+		l := math.Sqrt(dot3(n, n))
 		if !(l > 0) || math.IsInf(l, 0) {
 			continue
 		}
 		n = [3]float64{n[0] / l, n[1] / l, n[2] / l}
-		ts = append(ts, tri{p0, n})
+		sc.normals = append(sc.normals, n)
+		sc.corners = append(sc.corners, p0)
 		for k := 0; k < 3; k++ {
 			sum[k] += n[k]
 		}
 	}
-	none := func() ([3]float32, [3]float32, float32) { return [3]float32{}, [3]float32{}, 1 }
-	l := math.Sqrt(float64(sum[0]*sum[0]) + float64(sum[1]*sum[1]) + float64(sum[2]*sum[2]))
-	if len(ts) == 0 || !(l > 0) {
+	if len(sc.normals) == 0 {
 		return none()
 	}
-	// The stored float32 axis is what culling uses; measure the spread
-	// against it, and renormalise in float64 for the dot products.
-	axis = [3]float32{float32(sum[0] / l), float32(sum[1] / l), float32(sum[2] / l)}
-	a := [3]float64{float64(axis[0]), float64(axis[1]), float64(axis[2])}
-	mindp := 1.0
-	for _, t := range ts {
-		dp := float64(t.n[0]*a[0]) + float64(t.n[1]*a[1]) + float64(t.n[2]*a[2])
-		mindp = math.Min(mindp, dp)
+	// Candidate axes, rounded to float32 as stored; the spread is measured
+	// against the stored axis.
+	minDot := func(a [3]float32) float64 {
+		af := [3]float64{float64(a[0]), float64(a[1]), float64(a[2])}
+		md := 1.0
+		for _, n := range sc.normals {
+			md = math.Min(md, dot3(n, af))
+		}
+		return md
 	}
-	if mindp <= coneMinSpread {
+	unit32 := func(v [3]float64) ([3]float32, bool) {
+		l := math.Sqrt(dot3(v, v))
+		if !(l > 1e-12) {
+			return [3]float32{}, false
+		}
+		return [3]float32{float32(v[0] / l), float32(v[1] / l), float32(v[2] / l)}, true
+	}
+	mindp := math.Inf(-1)
+	if a, ok := unit32(sum); ok {
+		axis, mindp = a, minDot(a)
+	}
+	sc.tmp = append(sc.tmp[:0], sc.normals...)
+	if a, ok := unit32(minBall(sc.tmp).c); ok {
+		if md := minDot(a); md > mindp {
+			axis, mindp = a, md
+		}
+	}
+	if !(mindp > coneMinSpread) {
 		return none()
 	}
 	mindp -= coneSafety
@@ -145,13 +158,12 @@ func normalCone(tris []uint8, pts [][3]float64, center [3]float32) (apex, axis [
 	}
 	// Apex: the point on center - t*axis (t >= 0) behind every triangle's
 	// plane, as meshoptimizer places it.
+	a := [3]float64{float64(axis[0]), float64(axis[1]), float64(axis[2])}
 	cc := [3]float64{float64(center[0]), float64(center[1]), float64(center[2])}
 	maxt := 0.0
-	for _, t := range ts {
-		dc := float64((cc[0]-t.p0[0])*t.n[0]) + float64((cc[1]-t.p0[1])*t.n[1]) + float64((cc[2]-t.p0[2])*t.n[2])
-		dn := float64(a[0]*t.n[0]) + float64(a[1]*t.n[1]) + float64(a[2]*t.n[2])
-		if tt := dc / dn; tt > maxt {
-			maxt = tt
+	for i, n := range sc.normals {
+		if t := dot3(sub(cc, sc.corners[i]), n) / dot3(a, n); t > maxt {
+			maxt = t
 		}
 	}
 	for k := 0; k < 3; k++ {
@@ -160,25 +172,38 @@ func normalCone(tris []uint8, pts [][3]float64, center [3]float32) (apex, axis [
 	return apex, axis, cutoff
 }
 
-// enclosingSphere returns a small sphere containing every point: Ritter's
-// sphere, refined by Bădoiu–Clarkson steps (move the centre towards the
-// farthest point by a shrinking fraction), keeping the smallest radius seen.
-// The radius is then measured from the float32 centre and rounded up so
-// every point is inside in float64 arithmetic on the stored values.
-func enclosingSphere(pts [][3]float64) ([3]float32, float32) {
+// enclosingSphere returns the minimum sphere containing every point
+// (minBall), checked against Ritter's sphere as a safety net. The radius is
+// then measured from the float32 centre and rounded up so every point is
+// inside in float64 arithmetic on the stored values. scratch is reused.
+func enclosingSphere(pts [][3]float64, scratch [][3]float64) ([3]float32, float32, [][3]float64) {
 	if len(pts) == 0 {
-		return [3]float32{}, 0
+		return [3]float32{}, 0, scratch
 	}
-	farthest := func(c [3]float64) (int, float64) {
-		bi, bd := 0, -1.0
-		for i, p := range pts {
-			if d := dist2d(p, c); d > bd {
-				bi, bd = i, d
-			}
+	farthest := func(c [3]float64) float64 {
+		bd := 0.0
+		for _, p := range pts {
+			bd = math.Max(bd, dist2d(p, c))
 		}
-		return bi, math.Sqrt(bd)
+		return math.Sqrt(bd)
 	}
-	// Ritter: the widest pair of axis extremes, then grow to cover all.
+	scratch = append(scratch[:0], pts...)
+	c := minBall(scratch).c
+	if rc := ritter(pts); farthest(rc) < farthest(c) {
+		c = rc
+	}
+	c32 := [3]float32{float32(c[0]), float32(c[1]), float32(c[2])}
+	worst := farthest([3]float64{float64(c32[0]), float64(c32[1]), float64(c32[2])})
+	r32 := float32(worst)
+	for float64(r32) < worst {
+		r32 = math.Nextafter32(r32, float32(math.Inf(1)))
+	}
+	return c32, r32, scratch
+}
+
+// ritter is Jack Ritter's sphere ("An Efficient Bounding Sphere", 1990):
+// the widest pair of axis extremes, grown to cover every point.
+func ritter(pts [][3]float64) [3]float64 {
 	var lo, hi [3]int
 	for i, p := range pts {
 		for k := 0; k < 3; k++ {
@@ -196,8 +221,7 @@ func enclosingSphere(pts [][3]float64) ([3]float32, float32) {
 			axisK, best = k, d
 		}
 	}
-	p, q := pts[lo[axisK]], pts[hi[axisK]]
-	c := [3]float64{(p[0] + q[0]) / 2, (p[1] + q[1]) / 2, (p[2] + q[2]) / 2}
+	c := mid(pts[lo[axisK]], pts[hi[axisK]])
 	r := math.Sqrt(best) / 2
 	for _, x := range pts {
 		if d := math.Sqrt(dist2d(x, c)); d > r {
@@ -209,31 +233,7 @@ func enclosingSphere(pts [][3]float64) ([3]float32, float32) {
 			r = nr
 		}
 	}
-	_, r = farthest(c)
-	bestC, bestR := c, r
-	// Bădoiu–Clarkson refinement from the Ritter centre.
-	for i := 1; i <= sphereRefineIterations; i++ {
-		f, d := farthest(c)
-		if d < bestR {
-			bestC, bestR = c, d
-		}
-		s := 1 / float64(i+1)
-		for k := 0; k < 3; k++ {
-			c[k] += (pts[f][k] - c[k]) * s
-		}
-	}
-	if _, d := farthest(c); d < bestR {
-		bestC = c
-	}
-	// Exact cover of the stored float32 values.
-	c32 := [3]float32{float32(bestC[0]), float32(bestC[1]), float32(bestC[2])}
-	cc := [3]float64{float64(c32[0]), float64(c32[1]), float64(c32[2])}
-	_, worst := farthest(cc)
-	r32 := float32(worst)
-	for float64(r32) < worst {
-		r32 = math.Nextafter32(r32, float32(math.Inf(1)))
-	}
-	return c32, r32
+	return c
 }
 
 func dist2d(a, b [3]float64) float64 {

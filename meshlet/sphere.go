@@ -1,0 +1,182 @@
+package meshlet
+
+import "math"
+
+// Minimum enclosing ball of a small point set, exact up to rounding:
+// Welzl's randomized algorithm ("Smallest enclosing disks (balls and
+// ellipsoids)", 1991) in Gärtner's move-to-front form ("Fast and Robust
+// Smallest Enclosing Balls", ESA 1999), over a fixed pseudo-random order so
+// the expected running time is linear and the result is deterministic.
+// Degenerate support sets (collinear or coplanar points) fall back to the
+// best lower-dimensional ball; callers still verify containment, so a
+// rounding slip only costs tightness, never correctness.
+
+// ballSlack is the relative tolerance of the containment test inside the
+// algorithm; the float32 fix-up after it makes the final ball exact.
+const ballSlack = 1e-12
+
+type ball struct {
+	c  [3]float64
+	r2 float64 // squared radius; < 0 for the empty ball
+}
+
+func (b *ball) contains(p [3]float64) bool {
+	return dist2d(p, b.c) <= b.r2*(1+ballSlack)
+}
+
+// minBall returns the minimum ball around pts. It reorders pts (a fixed
+// shuffle, then move-to-front); pts must not be empty.
+func minBall(pts [][3]float64) ball {
+	// Fixed shuffle (Fisher–Yates with an LCG): the expected-linear bound of
+	// move-to-front needs an order unrelated to the input's structure.
+	x := uint64(0x9E3779B97F4A7C15)
+	for i := len(pts) - 1; i > 0; i-- {
+		x = x*6364136223846793005 + 1442695040888963407
+		j := int((x >> 33) % uint64(i+1))
+		pts[i], pts[j] = pts[j], pts[i]
+	}
+	var support [4][3]float64
+	return mtf(pts, len(pts), support[:0])
+}
+
+// mtf is the move-to-front recursion: the minimum ball of pts[:n] with the
+// points of support on its boundary.
+func mtf(pts [][3]float64, n int, support [][3]float64) ball {
+	b := ballThrough(support)
+	if len(support) == 4 {
+		return b
+	}
+	for i := 0; i < n; i++ {
+		if b.contains(pts[i]) {
+			continue
+		}
+		p := pts[i]
+		b = mtf(pts, i, append(support, p))
+		// Move p to the front: it is likely to be on the boundary again.
+		copy(pts[1:i+1], pts[:i])
+		pts[0] = p
+	}
+	return b
+}
+
+// ballThrough returns the smallest ball with every support point on its
+// boundary (the circumscribed ball), or for a degenerate set the smallest
+// ball through a subset that still contains them all.
+func ballThrough(s [][3]float64) ball {
+	switch len(s) {
+	case 0:
+		return ball{r2: -1}
+	case 1:
+		return ball{c: s[0]}
+	case 2:
+		c := mid(s[0], s[1])
+		return ball{c: c, r2: dist2d(s[0], c)}
+	case 3:
+		if b, ok := circumcircle(s[0], s[1], s[2]); ok {
+			return b
+		}
+		return bestSubBall(s)
+	default:
+		if b, ok := circumsphere(s[0], s[1], s[2], s[3]); ok {
+			return b
+		}
+		return bestSubBall(s)
+	}
+}
+
+// bestSubBall is the smallest ball through a proper subset of s (pairs,
+// and triples for four points) that contains all of s.
+func bestSubBall(s [][3]float64) ball {
+	best := ball{r2: math.Inf(1)}
+	try := func(b ball) {
+		if b.r2 >= best.r2 {
+			return
+		}
+		for _, p := range s {
+			if !b.contains(p) {
+				return
+			}
+		}
+		best = b
+	}
+	for i := 0; i < len(s); i++ {
+		for j := i + 1; j < len(s); j++ {
+			try(ballThrough([][3]float64{s[i], s[j]}))
+			if len(s) == 4 {
+				for k := j + 1; k < len(s); k++ {
+					if b, ok := circumcircle(s[i], s[j], s[k]); ok {
+						try(b)
+					}
+				}
+			}
+		}
+	}
+	if math.IsInf(best.r2, 1) {
+		// Numerically hopeless; any ball holding all points will do.
+		c := s[0]
+		r2 := 0.0
+		for _, p := range s {
+			r2 = math.Max(r2, dist2d(p, c))
+		}
+		best = ball{c: c, r2: r2}
+	}
+	return best
+}
+
+func mid(a, b [3]float64) [3]float64 {
+	return [3]float64{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2}
+}
+
+func sub(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
+func cross(a, b [3]float64) [3]float64 {
+	return [3]float64{
+		float64(a[1]*b[2]) - float64(a[2]*b[1]),
+		float64(a[2]*b[0]) - float64(a[0]*b[2]),
+		float64(a[0]*b[1]) - float64(a[1]*b[0]),
+	}
+}
+
+func dot3(a, b [3]float64) float64 {
+	return float64(a[0]*b[0]) + float64(a[1]*b[1]) + float64(a[2]*b[2])
+}
+
+// circumcircle is the ball whose great circle passes through p0, p1, p2;
+// false when they are (nearly) collinear.
+func circumcircle(p0, p1, p2 [3]float64) (ball, bool) {
+	a, b := sub(p1, p0), sub(p2, p0)
+	axb := cross(a, b)
+	d := 2 * dot3(axb, axb)
+	if !(d > 1e-24*dot3(a, a)*dot3(b, b)) {
+		return ball{}, false
+	}
+	u := cross(axb, a) // perpendicular to a, in the plane
+	v := cross(b, axb)
+	aa, bb := dot3(a, a), dot3(b, b)
+	var c [3]float64
+	for k := 0; k < 3; k++ {
+		off := (float64(aa*v[k]) + float64(bb*u[k])) / d
+		c[k] = p0[k] + off
+	}
+	return ball{c: c, r2: dist2d(p0, c)}, true
+}
+
+// circumsphere is the ball through four points; false when they are
+// (nearly) coplanar.
+func circumsphere(p0, p1, p2, p3 [3]float64) (ball, bool) {
+	a, b, c := sub(p1, p0), sub(p2, p0), sub(p3, p0)
+	bxc := cross(b, c)
+	det := 2 * dot3(a, bxc)
+	scale := math.Sqrt(dot3(a, a) * dot3(b, b) * dot3(c, c))
+	if !(math.Abs(det) > 1e-12*scale) {
+		return ball{}, false
+	}
+	aa, bb, cc := dot3(a, a), dot3(b, b), dot3(c, c)
+	cxa, axb := cross(c, a), cross(a, b)
+	var o [3]float64
+	for k := 0; k < 3; k++ {
+		off := (float64(aa*bxc[k]) + float64(bb*cxa[k]) + float64(cc*axb[k])) / det
+		o[k] = p0[k] + off
+	}
+	return ball{c: o, r2: dist2d(p0, o)}, true
+}
