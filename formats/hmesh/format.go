@@ -88,8 +88,10 @@ const (
 	ChunkLODT FourCC = 'L' | 'O'<<8 | 'D'<<16 | 'T'<<24
 )
 
-// requiredChunks must be present in every file.
-var requiredChunks = [...]FourCC{ChunkDESC, ChunkBNDS, ChunkVTXS, ChunkIDXS, ChunkMLET, ChunkMLVR, ChunkMLTR, ChunkMLBN, ChunkMTRL, ChunkSUBM}
+// requiredChunks returns the chunks every file must have.
+func requiredChunks() [10]FourCC {
+	return [10]FourCC{ChunkDESC, ChunkBNDS, ChunkVTXS, ChunkIDXS, ChunkMLET, ChunkMLVR, ChunkMLTR, ChunkMLBN, ChunkMTRL, ChunkSUBM}
+}
 
 // String returns the tag's four characters, or its hex value when they are
 // not printable ASCII.

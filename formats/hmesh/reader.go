@@ -109,7 +109,7 @@ func Decode(b []byte) (*File, error) {
 			return nil, errAt(int64(c.offset), c.id, nil, "payload overlaps chunk %s [%#x, +%d)", p.id, p.offset, p.size)
 		}
 	}
-	for _, id := range requiredChunks {
+	for _, id := range requiredChunks() {
 		if _, ok := d.chunks[id]; !ok {
 			return nil, errAt(-1, id, nil, "missing required chunk")
 		}
