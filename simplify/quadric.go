@@ -13,7 +13,7 @@ func (a vec3) cross(b vec3) vec3 {
 	return vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
 func (a vec3) scale(s float64) vec3 { return vec3{a[0] * s, a[1] * s, a[2] * s} }
-func (a vec3) length() float64     { return math.Sqrt(a.dot(a)) }
+func (a vec3) length() float64      { return math.Sqrt(a.dot(a)) }
 
 // quadric is the symmetric 4x4 form of Garland & Heckbert: the weighted sum of
 // squared distances to a set of planes, evaluated at p as

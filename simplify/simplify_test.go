@@ -2,6 +2,7 @@ package simplify
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -290,6 +291,20 @@ func TestSimplifySeamedCylinder(t *testing.T) {
 		if !u0 || !u1 {
 			t.Fatalf("seam side lost: u=0 referenced %v, u=1 referenced %v", u0, u1)
 		}
+		// Seam collapses moved both sides together: the u=0 and u=1 side
+		// wedges still referenced sit at the same positions, fewer than before.
+		side0, side1 := map[posKey]bool{}, map[posKey]bool{}
+		for _, v := range r.Indices {
+			if m.attrs.Normals[v][2] == 0 && m.attrs.UV0[v][0] == 0 {
+				side0[m.pos[v]] = true
+			}
+			if m.attrs.Normals[v][2] == 0 && m.attrs.UV0[v][0] == 1 {
+				side1[m.pos[v]] = true
+			}
+		}
+		if len(side0) >= 17 || !maps.Equal(side0, side1) {
+			t.Fatalf("seam sides diverged or never simplified: %d vs %d positions", len(side0), len(side1))
+		}
 	}
 }
 
@@ -331,6 +346,20 @@ func TestSimplifyAttributeWeights(t *testing.T) {
 	col := mustSimplify(t, m, Options{TargetError: 0.01, AttributeWeights: Weights{Color: 1}})
 	if len(col.Indices) <= len(geo.Indices) {
 		t.Fatalf("colour weight kept %d indices, geometry only %d", len(col.Indices), len(geo.Indices))
+	}
+	// The step stays sharp: a triangle that mixes colours spans one column.
+	for i := 0; i+2 < len(col.Indices); i += 3 {
+		lo, hi := float32(1), float32(0)
+		var c0, c1 bool
+		for k := range 3 {
+			v := col.Indices[i+k]
+			lo, hi = min(lo, m.pos[v][0]), max(hi, m.pos[v][0])
+			c0 = c0 || m.attrs.Colors[v][0] == 0
+			c1 = c1 || m.attrs.Colors[v][0] == 1
+		}
+		if c0 && c1 && hi-lo > 1.0/16+1e-6 {
+			t.Fatalf("triangle %d blends the colour step over x in [%g, %g]", i/3, lo, hi)
+		}
 	}
 	// Ignoring absent streams: a UV weight without UVs changes nothing.
 	m.attrs.UV0 = nil
