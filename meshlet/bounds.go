@@ -148,7 +148,7 @@ func normalCone(tris []uint8, center [3]float32, sc *boundsScratch) (apex, axis 
 		return none()
 	}
 	mindp -= coneSafety
-	c := math.Sqrt(1 - mindp*mindp)
+	c := math.Sqrt(1 - float64(mindp*mindp))
 	cutoff = float32(c)
 	if float64(cutoff) < c {
 		cutoff = math.Nextafter32(cutoff, 2)
@@ -228,7 +228,7 @@ func ritter(pts [][3]float64) [3]float64 {
 			nr := (r + d) / 2
 			s := (nr - r) / d
 			for k := 0; k < 3; k++ {
-				c[k] += (x[k] - c[k]) * s
+				c[k] += float64((x[k] - c[k]) * s)
 			}
 			r = nr
 		}

@@ -383,7 +383,7 @@ func (b *builder) score(t uint32, c, ax [3]float32, w float32) float32 {
 	if cone < minConeFactor {
 		cone = minConeFactor
 	}
-	return float32(float32(1+float32(d)*(1-w)) * cone)
+	return float32(1+float32(float32(d)*(1-w))) * cone
 }
 
 // add appends triangle t to the current meshlet (the caller checked it fits).
