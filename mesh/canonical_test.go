@@ -201,6 +201,7 @@ func TestCanonicalizeDeterministicAndIdempotent(t *testing.T) {
 		if !bytes.Equal(encode(a), encode(b)) {
 			t.Fatalf("%s: two runs differ", s.Name)
 		}
+		checkUnitStreams(t, a, true)
 		again := clone(a)
 		r2, err := Canonicalize(again, CanonicalOptions{})
 		if err != nil {

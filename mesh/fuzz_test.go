@@ -157,6 +157,14 @@ func checkCanonical(t *testing.T, in, out *Submesh, opts CanonicalOptions, r Can
 		}
 		c += 3
 	}
+	if !opts.KeepDegenerate {
+		for i := 0; i+2 < len(out.Indices); i += 3 {
+			a, b, d := out.Positions[out.Indices[i]], out.Positions[out.Indices[i+1]], out.Positions[out.Indices[i+2]]
+			if a == b || a == d || b == d {
+				t.Fatalf("degenerate triangle %d remains", i/3)
+			}
+		}
+	}
 	if c != len(out.Indices) {
 		t.Fatalf("output has %d indices, want %d", len(out.Indices), c)
 	}

@@ -137,7 +137,7 @@ func cornerTangents(s *Submesh) []Vec4 {
 			continue
 		}
 		k := c % 3
-		n := vec64(s.Normals[s.Indices[c]])
+		n := unitOrZero(vec64(s.Normals[s.Indices[c]])) // unit already after Canonicalize
 		os := tris[t].os
 		os = sub64(os, scale64(n, dot64(n, os)))
 		os = unitOrZero(os)
