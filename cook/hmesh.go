@@ -2,7 +2,6 @@ package cook
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/hmesh"
@@ -88,10 +87,12 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 	for i, im := range scene.Images {
 		imageNames[i] = im.Name
 	}
+	leaves := hmat.Leaves(names, hmat.MaterialPrefix)
+	imageLeaves := hmat.Leaves(imageNames, hmat.ImagePrefix)
 	rows := make([]hmat.Material, 0, len(order))
 	for _, src := range order {
-		f.Materials = append(f.Materials, hmat.Hash(job.SourceRef+"/"+hmat.Leaf(names, src, "material")))
-		rows = append(rows, hmatRow(scene.Materials[src], job.SourceRef, imageNames))
+		f.Materials = append(f.Materials, hmat.Hash(hmat.Ref(job.SourceRef, leaves[src])))
+		rows = append(rows, hmatRow(scene.Materials[src], job.SourceRef, imageLeaves))
 	}
 
 	meshBytes, err := hmesh.Encode(f)
@@ -142,25 +143,12 @@ func gpuVertex(s *mesh.Submesh, v int) hmesh.Vertex {
 		t := s.Tangents[v]
 		out.Tangent = hmesh.EncodeTangent([3]float32{t[0], t[1], t[2]}, t[3] < 0)
 	} else {
-		out.Tangent = hmesh.EncodeTangent(perpendicular(n), false)
+		out.Tangent = hmesh.PlaceholderTangent(n)
 	}
 	if s.UV0 != nil {
 		out.UV = s.UV0[v]
 	}
 	return out
-}
-
-// perpendicular returns a unit vector orthogonal to the unit vector n.
-func perpendicular(n mesh.Vec3) [3]float32 {
-	a := mesh.Vec3{1, 0, 0}
-	if math.Abs(float64(n[0])) > 0.9 {
-		a = mesh.Vec3{0, 1, 0}
-	}
-	t := a.Sub(n.Scale(n.Dot(a))).Normalize()
-	if t == (mesh.Vec3{}) {
-		return [3]float32{1, 0, 0}
-	}
-	return t
 }
 
 func hmeshBounds(b mesh.Bounds) hmesh.Bounds {
@@ -169,12 +157,12 @@ func hmeshBounds(b mesh.Bounds) hmesh.Bounds {
 
 // hmatRow converts a source material; texture refs hash
 // `<sourceRef>/<imageLeaf>` (docs/formats/hmat.md).
-func hmatRow(m mesh.Material, sourceRef string, imageNames []string) hmat.Material {
+func hmatRow(m mesh.Material, sourceRef string, imageLeaves []string) hmat.Material {
 	tex := func(img int) uint64 {
-		if img < 0 || img >= len(imageNames) {
+		if img < 0 || img >= len(imageLeaves) {
 			return 0
 		}
-		return hmat.Hash(sourceRef + "/" + hmat.Leaf(imageNames, img, "image"))
+		return hmat.Hash(hmat.Ref(sourceRef, imageLeaves[img]))
 	}
 	flags := hmat.AlphaModeFlags(uint8(m.AlphaMode))
 	if m.DoubleSided {
