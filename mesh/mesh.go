@@ -28,6 +28,10 @@ type Scene struct {
 	Materials []Material
 	// Images is the source's whole image array, in source order.
 	Images []Image
+	// Skeleton is the exported skin's joint hierarchy (glTF skin[0]), or nil.
+	Skeleton *Skeleton
+	// Animations are the source's clips, in source order.
+	Animations []Animation
 	// Warnings are counted, human-readable notes from import (one line each,
 	// already aggregated: "skipped 3 POINTS/LINES primitives").
 	Warnings []string
@@ -44,6 +48,22 @@ type Submesh struct {
 	UV0       []Vec2 // top-left origin (glTF convention)
 	Colors    []Vec4 // linear RGBA
 	Indices   []uint32
+
+	// Skinning (nil for static submeshes): up to four influences per vertex,
+	// joints index Scene.Skeleton.Joints, weights sum to 1.
+	Joints  [][4]uint16
+	Weights []Vec4
+	// Morphs are dense per-vertex deltas, one target per entry, in source
+	// target order.
+	Morphs []MorphTarget
+}
+
+// MorphTarget is one blend shape: dense deltas parallel to the submesh's
+// vertices (Normals nil when the source has no normal deltas).
+type MorphTarget struct {
+	Name      string
+	Positions []Vec3
+	Normals   []Vec3
 }
 
 // TriangleCount returns len(Indices)/3.
@@ -103,4 +123,7 @@ type Image struct {
 	Name     string
 	URI      string
 	MimeType string
+	// Data holds the encoded image bytes (PNG, JPEG) when the importer
+	// loaded them, nil otherwise.
+	Data []byte
 }
