@@ -2,17 +2,31 @@ package simplify
 
 import "math"
 
+// Determinism across architectures: Go may fuse x*y + z into one FMA
+// instruction on arm64, ppc64 and s390x (not on amd64), which rounds once
+// instead of twice and could change a ranking. Every product that feeds an
+// addition is therefore wrapped in an explicit float64 conversion (mul),
+// which the spec says prevents fusion.
+
+// mul returns a*b rounded to float64, never fused into a following add.
+func mul(a, b float64) float64 { return float64(a * b) }
+
 // vec3 is a position in the normalized (unit extent) space.
 type vec3 [3]float64
 
 func (a vec3) sub(b vec3) vec3 { return vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func (a vec3) add(b vec3) vec3 { return vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 func (a vec3) dot(b vec3) float64 {
-	return a[0]*b[0] + a[1]*b[1] + a[2]*b[2]
+	return mul(a[0], b[0]) + mul(a[1], b[1]) + mul(a[2], b[2])
 }
 func (a vec3) cross(b vec3) vec3 {
-	return vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+	return vec3{
+		mul(a[1], b[2]) - mul(a[2], b[1]),
+		mul(a[2], b[0]) - mul(a[0], b[2]),
+		mul(a[0], b[1]) - mul(a[1], b[0]),
+	}
 }
-func (a vec3) scale(s float64) vec3 { return vec3{a[0] * s, a[1] * s, a[2] * s} }
+func (a vec3) scale(s float64) vec3 { return vec3{mul(a[0], s), mul(a[1], s), mul(a[2], s)} }
 func (a vec3) length() float64      { return math.Sqrt(a.dot(a)) }
 
 // quadric is the symmetric 4x4 form of Garland & Heckbert: the weighted sum of
@@ -47,25 +61,25 @@ func (q *quadric) add(r *quadric) {
 
 // addPlane adds w·(n·p + d)² for a unit normal n.
 func (q *quadric) addPlane(n vec3, d, w float64) {
-	q.a00 += w * n[0] * n[0]
-	q.a11 += w * n[1] * n[1]
-	q.a22 += w * n[2] * n[2]
-	q.a10 += w * n[1] * n[0]
-	q.a20 += w * n[2] * n[0]
-	q.a21 += w * n[2] * n[1]
-	q.b0 += w * n[0] * d
-	q.b1 += w * n[1] * d
-	q.b2 += w * n[2] * d
-	q.c += w * d * d
+	q.a00 += mul(mul(w, n[0]), n[0])
+	q.a11 += mul(mul(w, n[1]), n[1])
+	q.a22 += mul(mul(w, n[2]), n[2])
+	q.a10 += mul(mul(w, n[1]), n[0])
+	q.a20 += mul(mul(w, n[2]), n[0])
+	q.a21 += mul(mul(w, n[2]), n[1])
+	q.b0 += mul(mul(w, n[0]), d)
+	q.b1 += mul(mul(w, n[1]), d)
+	q.b2 += mul(mul(w, n[2]), d)
+	q.c += mul(mul(w, d), d)
 	q.w += w
 }
 
 // eval returns the raw (unnormalized) quadric value at p.
 func (q *quadric) eval(p vec3) float64 {
 	x, y, z := p[0], p[1], p[2]
-	r := q.a00*x*x + q.a11*y*y + q.a22*z*z
-	r += 2 * (q.a10*x*y + q.a20*x*z + q.a21*y*z)
-	r += 2 * (q.b0*x + q.b1*y + q.b2*z)
+	r := mul(mul(q.a00, x), x) + mul(mul(q.a11, y), y) + mul(mul(q.a22, z), z)
+	r += 2 * (mul(mul(q.a10, x), y) + mul(mul(q.a20, x), z) + mul(mul(q.a21, y), z))
+	r += 2 * (mul(q.b0, x) + mul(q.b1, y) + mul(q.b2, z))
 	return r + q.c
 }
 
@@ -119,7 +133,7 @@ func attributeQuadric(q *quadric, g []gradient, p0, p1, p2 vec3, a0, a1, a2 []fl
 	e1, e2 := p1.sub(p0), p2.sub(p0)
 	area := 0.5 * e1.cross(e2).length()
 	d00, d01, d11 := e1.dot(e1), e1.dot(e2), e2.dot(e2)
-	den := d00*d11 - d01*d01
+	den := mul(d00, d11) - mul(d01, d01)
 	inv := 0.0
 	if den > 0 {
 		inv = 1 / den
@@ -131,21 +145,20 @@ func attributeQuadric(q *quadric, g []gradient, p0, p1, p2 vec3, a0, a1, a2 []fl
 	*q = quadric{w: area}
 	for j := range g {
 		da1, da2 := a1[j]-a0[j], a2[j]-a0[j]
-		gv := u1.scale(da1)
-		gv2 := u2.scale(da2)
-		gv = vec3{gv[0] + gv2[0], gv[1] + gv2[1], gv[2] + gv2[2]}
+		gv := u1.scale(da1).add(u2.scale(da2))
 		d := a0[j] - gv.dot(p0)
-		q.a00 += area * gv[0] * gv[0]
-		q.a11 += area * gv[1] * gv[1]
-		q.a22 += area * gv[2] * gv[2]
-		q.a10 += area * gv[1] * gv[0]
-		q.a20 += area * gv[2] * gv[0]
-		q.a21 += area * gv[2] * gv[1]
-		q.b0 += area * gv[0] * d
-		q.b1 += area * gv[1] * d
-		q.b2 += area * gv[2] * d
-		q.c += area * d * d
-		g[j] = gradient{area * gv[0], area * gv[1], area * gv[2], area * d}
+		ag := gv.scale(area)
+		q.a00 += mul(ag[0], gv[0])
+		q.a11 += mul(ag[1], gv[1])
+		q.a22 += mul(ag[2], gv[2])
+		q.a10 += mul(ag[1], gv[0])
+		q.a20 += mul(ag[2], gv[0])
+		q.a21 += mul(ag[2], gv[1])
+		q.b0 += mul(ag[0], d)
+		q.b1 += mul(ag[1], d)
+		q.b2 += mul(ag[2], d)
+		q.c += mul(mul(area, d), d)
+		g[j] = gradient{ag[0], ag[1], ag[2], mul(area, d)}
 	}
 }
 
@@ -155,8 +168,8 @@ func attributeQuadric(q *quadric, g []gradient, p0, p1, p2 vec3, a0, a1, a2 []fl
 func attributeError(q *quadric, g []gradient, p vec3, a []float64) float64 {
 	r := q.eval(p)
 	for j, gj := range g {
-		s := gj.gx*p[0] + gj.gy*p[1] + gj.gz*p[2] + gj.gd
-		r += a[j] * (a[j]*q.w - 2*s)
+		s := mul(gj.gx, p[0]) + mul(gj.gy, p[1]) + mul(gj.gz, p[2]) + gj.gd
+		r += mul(a[j], mul(a[j], q.w)-2*s)
 	}
 	return math.Abs(r)
 }

@@ -94,8 +94,10 @@ func DefaultRatios() []float32 { return []float32{0.5, 0.25} }
 //
 //   - indices is a triangle list (len % 3 == 0) of indices < len(positions);
 //   - degenerate triangles (two corners at one position) are dropped;
-//   - the result holds at least TargetIndexCount indices unless Sloppy ran
-//     and at most len(indices); Result.Error <= the error limit;
+//   - unless Stalled, len(Result.Indices) <= TargetIndexCount (it may land a
+//     triangle or two below: a collapse removes two triangles at once);
+//   - Result.Error <= the error limit, whether or not the target was met;
+//   - surviving triangles keep their input order and winding;
 //   - the output is deterministic: same input and options, same bytes.
 func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts Options) (Result, error) {
 	if err := validate(indices, positions, attrs, &opts); err != nil {

@@ -113,7 +113,7 @@ func (c *clusterer) run(g int) ([]uint32, float64) {
 		}
 		c.cell[i] = id
 		p := s.pos[v]
-		sums[id] = vec3{sums[id][0] + p[0], sums[id][1] + p[1], sums[id][2] + p[2]}
+		sums[id] = sums[id].add(p)
 		counts[id]++
 	}
 	// Representative: the member nearest the mean (first on ties).
