@@ -76,7 +76,8 @@
 // vertex nearest its mean position. Pinned vertices keep their own cells.
 // Clustering ignores seams and may fold the surface; its error (the largest
 // vertex-to-representative distance) is added to the collapse error and the
-// total still respects TargetError.
+// total still respects TargetError. In a Chain every sloppy level is
+// clustered from the last edge-collapse state, so sloppy levels do not nest.
 //
 // Determinism. Every loop runs in index order, maps are only used for
 // lookups, and the sort is stable, so the same input and options give the

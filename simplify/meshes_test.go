@@ -272,3 +272,43 @@ func requireBoundsKept(t *testing.T, m testMesh, out []uint32, relErr float64, s
 		}
 	}
 }
+
+// cube is a closed cube [0,n]³ with every face an n×n quad grid, welded by
+// position: its edges are creases, not borders.
+func cube(n int) testMesh {
+	var m testMesh
+	ids := map[[3]float32]uint32{}
+	vert := func(p [3]float32) uint32 {
+		if id, ok := ids[p]; ok {
+			return id
+		}
+		ids[p] = uint32(len(m.pos))
+		m.pos = append(m.pos, p)
+		return ids[p]
+	}
+	// Each face: an origin corner and two axes whose cross product points out.
+	faces := []struct{ o, u, v [3]int }{
+		{[3]int{0, 0, 0}, [3]int{0, 1, 0}, [3]int{1, 0, 0}}, // z = 0, normal -z
+		{[3]int{0, 0, 1}, [3]int{1, 0, 0}, [3]int{0, 1, 0}}, // z = n, normal +z
+		{[3]int{0, 0, 0}, [3]int{1, 0, 0}, [3]int{0, 0, 1}}, // y = 0, normal -y
+		{[3]int{0, 1, 0}, [3]int{0, 0, 1}, [3]int{1, 0, 0}}, // y = n, normal +y
+		{[3]int{0, 0, 0}, [3]int{0, 0, 1}, [3]int{0, 1, 0}}, // x = 0, normal -x
+		{[3]int{1, 0, 0}, [3]int{0, 1, 0}, [3]int{0, 0, 1}}, // x = n, normal +x
+	}
+	for _, f := range faces {
+		at := func(i, j int) uint32 {
+			var p [3]float32
+			for k := range 3 {
+				p[k] = float32(f.o[k]*n + f.u[k]*i + f.v[k]*j)
+			}
+			return vert(p)
+		}
+		for j := range n {
+			for i := range n {
+				a, b, c, d := at(i, j), at(i+1, j), at(i+1, j+1), at(i, j+1)
+				m.idx = append(m.idx, a, b, c, a, c, d)
+			}
+		}
+	}
+	return m
+}

@@ -500,3 +500,49 @@ func TestSimplifyGolden(t *testing.T) {
 		t.Fatalf("golden hashes %#x, want %#x (%d and %d indices, errors %g %g)", got, want, len(r.Indices), len(s.Indices), r.Error, s.Error)
 	}
 }
+
+// A subdivided cube collapses its flat faces and straight creases for free
+// but keeps its corners: exact bounds, closed, and close to 12 triangles.
+func TestSimplifyCubeKeepsCorners(t *testing.T) {
+	m := cube(8)
+	requireClosed(t, m, m.idx)
+	r := mustSimplify(t, m, Options{TargetError: 1e-4})
+	if r.Error > 1e-6 || len(r.Indices) > 3*24 {
+		t.Fatalf("cube kept %d triangles, error %g", len(r.Indices)/3, r.Error)
+	}
+	requireClosed(t, m, r.Indices)
+	requireNoFlips(t, m, r.Indices)
+	requireBoundsKept(t, m, r.Indices, 0, 0)
+	corners := map[posKey]bool{}
+	for _, v := range r.Indices {
+		p := m.pos[v]
+		if (p[0] == 0 || p[0] == 8) && (p[1] == 0 || p[1] == 8) && (p[2] == 0 || p[2] == 8) {
+			corners[p] = true
+		}
+	}
+	if len(corners) != 8 {
+		t.Fatalf("%d of 8 corners kept", len(corners))
+	}
+}
+
+// Chain with Sloppy still emits levels for a mesh edge collapse cannot touch.
+func TestChainSloppy(t *testing.T) {
+	m := unweld(sphere(16, 24))
+	levels, err := Chain(m.idx, m.pos, Attributes{}, nil, Options{TargetError: 0.3, Sloppy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := len(m.idx)
+	for _, l := range levels {
+		requireValid(t, m.idx, l.Indices, len(m.pos))
+		target := int(float64(len(m.idx)/3)*float64(l.Ratio)) * 3
+		if len(l.Indices) == 0 || len(l.Indices) > target || len(l.Indices) >= prev || l.Error > 0.3 {
+			t.Fatalf("level %v: %d indices (target %d), error %g", l.Ratio, len(l.Indices), target, l.Error)
+		}
+		prev = len(l.Indices)
+	}
+	strict, err := Chain(m.idx, m.pos, Attributes{}, nil, Options{TargetError: 0.3})
+	if err != nil || len(strict[0].Indices) != 0 || len(strict[1].Indices) != 0 {
+		t.Fatalf("without Sloppy the levels should stall: %v", err)
+	}
+}
