@@ -48,8 +48,9 @@ type CanonicalReport struct {
 	DegenerateDropped               int
 	GeneratedNormals                bool
 	GeneratedTangents               bool
-	// RepairedNormals and RepairedTangents count source vertices whose
-	// stored normal or tangent was zero or not finite and was replaced.
+	// RepairedNormals and RepairedTangents count vertices (after the first
+	// weld) whose stored normal or tangent was zero or not finite and was
+	// replaced.
 	RepairedNormals  int
 	RepairedTangents int
 }
@@ -96,7 +97,7 @@ func (s *Submesh) Validate() error {
 }
 
 // Canonicalize rewrites s in place: normalise stored normals and tangents,
-// weld, drop degenerate triangles, generate missing normals and tangents,
+// drop degenerate triangles, weld, generate missing normals and tangents,
 // then weld again so that the result has no bit-identical duplicate
 // vertices. Unreferenced vertices are removed and the survivors are ordered
 // by first reference in the index buffer, so the result is deterministic and
@@ -134,14 +135,16 @@ func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
 		}
 	}
 
-	// Weld, carrying the repair marks along with the vertices.
-	remap := weld(s)
-	badNormal = remapFlags(badNormal, remap, len(s.Positions))
-	badTangent = remapFlags(badTangent, remap, len(s.Positions))
-
+	// Drop degenerate triangles, then weld, carrying the repair marks along
+	// with the vertices. (Dropping first gives the same result as welding
+	// first, since degeneracy depends on positions only, and lets the weld
+	// remove the vertices only those triangles used.)
 	if !opts.KeepDegenerate {
 		r.DegenerateDropped = DropDegenerate(s)
 	}
+	remap := weld(s)
+	badNormal = remapFlags(badNormal, remap, len(s.Positions))
+	badTangent = remapFlags(badTangent, remap, len(s.Positions))
 
 	// Normals: generate, or repair the bad ones from generated corner values.
 	switch {
