@@ -168,6 +168,31 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 	return levels, nil
 }
 
+// Scale returns the extent that relative errors are measured against: the
+// longest side of the axis-aligned box of the vertices indices reference
+// (0 for no triangles). Multiply a relative Result.Error by it to get
+// position units. Out-of-range indices are ignored.
+func Scale(indices []uint32, positions [][3]float32) float32 {
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, v := range indices {
+		if uint64(v) >= uint64(len(positions)) {
+			continue
+		}
+		for j, x := range positions[v] {
+			lo[j] = math.Min(lo[j], float64(x))
+			hi[j] = math.Max(hi[j], float64(x))
+		}
+	}
+	ext := 0.0
+	for j := range 3 {
+		if hi[j] > lo[j] {
+			ext = math.Max(ext, hi[j]-lo[j])
+		}
+	}
+	return float32(ext)
+}
+
 // validate checks every input contract and fills option defaults.
 func validate(indices []uint32, positions [][3]float32, attrs Attributes, opts *Options) error {
 	n := len(positions)

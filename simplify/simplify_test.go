@@ -383,6 +383,12 @@ func TestSimplifyAbsolute(t *testing.T) {
 	if !slices.Equal(rel.Indices, abs.Indices) {
 		t.Fatalf("absolute and relative limits disagree: %d vs %d indices", len(abs.Indices), len(rel.Indices))
 	}
+	if sc := Scale(m.idx, m.pos); sc != 16 {
+		t.Fatalf("Scale = %g, want 16", sc)
+	}
+	if sc := Scale(nil, m.pos); sc != 0 {
+		t.Fatalf("Scale of no triangles = %g, want 0", sc)
+	}
 	if math.Abs(float64(abs.Error)-16*float64(rel.Error)) > 1e-4*float64(abs.Error) {
 		t.Fatalf("absolute error %g, relative %g", abs.Error, rel.Error)
 	}
