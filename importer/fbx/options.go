@@ -1,0 +1,68 @@
+package fbx
+
+// Options controls parsing limits and the scene conversion. The zero value
+// is the default: every limit at its default, the scene converted to
+// meshcook's space with node transforms baked, hidden models skipped.
+type Options struct {
+	// MaxDepth bounds node nesting (default 64; real files use under 10).
+	MaxDepth int
+	// MaxNodes bounds the node count (default 1<<23).
+	MaxNodes int
+	// MaxArrayBytes bounds one array property's decoded size, and
+	// MaxTotalArrayBytes the sum over the file (defaults 512 MiB and 2 GiB).
+	// A zlib array may also expand at most 1032:1 over its compressed
+	// bytes (deflate's own ceiling), so a small file cannot make us
+	// allocate much.
+	MaxArrayBytes      int64
+	MaxTotalArrayBytes int64
+	// MaxCorners bounds the polygon corners (output vertices before the
+	// cook's weld) over the whole scene (default 1<<26).
+	MaxCorners int
+
+	// PreserveSpace keeps the file's axes and units instead of converting
+	// to +X right, +Y up, +Z forward, metres.
+	PreserveSpace bool
+	// Local keeps each mesh in its model's space (only the geometric
+	// transform applied) instead of baking the model's world transform.
+	Local bool
+	// Scale multiplies every position after the space conversion
+	// (0 means 1).
+	Scale float64
+	// IncludeHidden imports models whose Visibility is 0 or Show false.
+	IncludeHidden bool
+}
+
+const (
+	defaultMaxDepth           = 64
+	defaultMaxNodes           = 1 << 23
+	defaultMaxArrayBytes      = 512 << 20
+	defaultMaxTotalArrayBytes = 2 << 30
+	defaultMaxCorners         = 1 << 26
+	// maxDeflateRatio is deflate's largest possible expansion (258 bytes
+	// from a 2-bit code, rounded up): a zlib array that claims more
+	// decoded bytes than this times its compressed size is lying.
+	maxDeflateRatio = 1032
+)
+
+// withDefaults fills zero limits.
+func (o Options) withDefaults() Options {
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = defaultMaxDepth
+	}
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = defaultMaxNodes
+	}
+	if o.MaxArrayBytes <= 0 {
+		o.MaxArrayBytes = defaultMaxArrayBytes
+	}
+	if o.MaxTotalArrayBytes <= 0 {
+		o.MaxTotalArrayBytes = defaultMaxTotalArrayBytes
+	}
+	if o.MaxCorners <= 0 {
+		o.MaxCorners = defaultMaxCorners
+	}
+	if o.Scale == 0 {
+		o.Scale = 1
+	}
+	return o
+}
