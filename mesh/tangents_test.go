@@ -137,3 +137,28 @@ func TestGenerateTangentsNeedsUVAndNormals(t *testing.T) {
 		t.Fatal("no error without UV0")
 	}
 }
+
+// Two triangles around O share the edge O–P2 with the same UVs there, so
+// O's corners form one group; their UV gradients differ (+X, and (1,1)/√2).
+// O's tangent is their average weighted by O's angles, 90° and 45°.
+func TestTangentsAverageWeightedByCornerAngle(t *testing.T) {
+	s := withNormals(&Submesh{
+		Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {-1, 1, 0}},
+		UV0:       []Vec2{{0, 0}, {1, 0}, {0, -1}, {-1, -2}},
+		Indices:   []uint32{0, 1, 2, 0, 2, 3},
+	}, Vec3{0, 0, 1})
+	if err := GenerateTangents(s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Positions) != 4 {
+		t.Fatalf("%d vertices, want 4 (O's corners share one tangent)", len(s.Positions))
+	}
+	h := 1 / math.Sqrt2
+	x, y := math.Pi/2+math.Pi/4*h, math.Pi/4*h
+	l := math.Hypot(x, y)
+	want := Vec3{float32(x / l), float32(y / l), 0}
+	got := s.Tangents[0]
+	if d := (Vec3{got[0], got[1], got[2]}).Sub(want).Length(); d > 1e-6 || got[3] != 1 {
+		t.Fatalf("tangent at O = %v, want %v with w = +1", got, want)
+	}
+}
