@@ -22,6 +22,18 @@ const (
 	noTriangle      = math.MaxUint32
 )
 
+// expandCap is the most unused triangles one vertex contributes to the
+// candidates (and to seed search). Manifold meshes stay far below it (UV
+// sphere poles reach a few hundred); it keeps fans around one vertex and
+// duplicate-heavy soups from making every step scan the whole mesh.
+const expandCap = 256
+
+// maxCandidates caps the candidate list of one meshlet. A meshlet's live
+// candidates are its triangles' border ring, a few hundred at most even at
+// 256/512 limits; random triangles over few vertices would otherwise make
+// every step scan tens of thousands.
+const maxCandidates = 1024
+
 // Topological priorities of a candidate triangle, lower is better. They
 // always beat the geometric score.
 const (
@@ -44,6 +56,7 @@ type builder struct {
 
 	adjOff []uint32 // vertex v's triangles are adjTri[adjOff[v]:adjOff[v+1]]
 	adjTri []uint32
+	adjLen []uint32 // entries of v's list not yet removed (a prefix)
 	live   []uint32 // unused triangles referencing each vertex (per corner)
 
 	emitted   []bool
@@ -115,6 +128,10 @@ func build(indices []uint32, positions [][3]float32, opts Options) Result {
 		b.adjOff[v+1] += b.adjOff[v]
 	}
 	b.adjTri = make([]uint32, len(indices))
+	b.adjLen = make([]uint32, len(positions))
+	for v := range positions {
+		b.adjLen[v] = b.adjOff[v+1] - b.adjOff[v]
+	}
 	fill := make([]uint32, len(positions))
 	copy(fill, b.adjOff[:len(positions)])
 	for i, v := range indices {
@@ -227,10 +244,7 @@ func (b *builder) collectSeeds() {
 	}
 	for _, v := range b.verts {
 		nb, nbLive := uint32(noTriangle), uint32(math.MaxUint32)
-		for _, u := range b.adjTri[b.adjOff[v]:b.adjOff[v+1]] {
-			if b.emitted[u] {
-				continue
-			}
+		for _, u := range b.aliveAdjacent(v) {
 			if l := b.liveSum(u); l < nbLive {
 				nb, nbLive = u, l
 			}
@@ -332,13 +346,21 @@ func (b *builder) pick() (fit, any int32) {
 	room := b.opts.MaxVertices - len(b.verts)
 	triRoom := len(b.ltris)/3 < b.opts.MaxTriangles
 	j := 0
-	for _, t := range b.cands {
+	for i := 0; i < len(b.cands); i++ {
+		t := b.cands[i]
 		if b.emitted[t] {
 			continue
 		}
 		b.cands[j] = t
 		j++
 		nv := b.newVertices(t)
+		if nv == 0 && triRoom {
+			// Every triangle that adds no vertex is taken before anything
+			// else whatever its score, so the first one found will do; this
+			// keeps dense, duplicate-heavy inputs linear.
+			b.cands = append(b.cands[:j], b.cands[i+1:]...)
+			return int32(t), int32(t)
+		}
 		prio := prioNoNewVertex
 		if nv > 0 {
 			i0, i1, i2 := b.idx[3*t], b.idx[3*t+1], b.idx[3*t+2]
@@ -386,6 +408,24 @@ func (b *builder) score(t uint32, c, ax [3]float32, w float32) float32 {
 	return float32(1+float32(float32(d)*(1-w))) * cone
 }
 
+// aliveAdjacent returns up to expandCap unused triangles around v,
+// swap-removing the used ones it meets from v's list so later calls do not
+// see them again (amortised O(1) per removal).
+func (b *builder) aliveAdjacent(v uint32) []uint32 {
+	lst := b.adjTri[b.adjOff[v] : b.adjOff[v]+b.adjLen[v]]
+	n, i := len(lst), 0
+	for i < n && i < expandCap {
+		if b.emitted[lst[i]] {
+			n--
+			lst[i] = lst[n]
+			continue
+		}
+		i++
+	}
+	b.adjLen[v] = uint32(n)
+	return lst[:i]
+}
+
 // add appends triangle t to the current meshlet (the caller checked it fits).
 func (b *builder) add(t uint32) {
 	var lc [3]uint8
@@ -394,8 +434,8 @@ func (b *builder) add(t uint32) {
 		if b.local[v] < 0 {
 			b.local[v] = int16(len(b.verts))
 			b.verts = append(b.verts, v)
-			for _, u := range b.adjTri[b.adjOff[v]:b.adjOff[v+1]] {
-				if !b.emitted[u] && b.candStamp[u] != b.serial {
+			for _, u := range b.aliveAdjacent(v) {
+				if b.candStamp[u] != b.serial && len(b.cands) < maxCandidates {
 					b.candStamp[u] = b.serial
 					b.cands = append(b.cands, u)
 				}

@@ -45,9 +45,9 @@ func newKDTree(pts [][3]float32) *kdTree {
 }
 
 // build makes the node for perm[lo:hi] and returns its id. It splits at the
-// middle of the widest axis of the points' box; when that leaves a side
-// empty (coincident points, or a box too thin for float32 to split) it
-// splits by count instead, so the depth stays logarithmic.
+// middle of the widest axis of the points' box (below the maximum when
+// float32 cannot represent a middle); coincident points split by count, so
+// the depth stays logarithmic.
 func (t *kdTree) build(lo, hi, parent int32) int32 {
 	id := int32(len(t.nodes))
 	t.nodes = append(t.nodes, kdNode{lo: lo, hi: hi, left: -1, right: -1, parent: parent, alive: hi - lo})
@@ -84,13 +84,26 @@ func (t *kdTree) build(lo, hi, parent int32) int32 {
 		}
 	}
 	mid := i
+	if (mid == lo || mid == hi) && ext > 0 {
+		// float32 could not place a midpoint between the two extreme
+		// values: split below the maximum instead (both sides non-empty).
+		split = mx[axis]
+		i, j = lo, hi-1
+		for i <= j {
+			if t.pts[t.perm[i]][axis] < split {
+				i++
+			} else {
+				t.perm[i], t.perm[j] = t.perm[j], t.perm[i]
+				j--
+			}
+		}
+		mid = i
+	}
 	if mid == lo || mid == hi {
-		// Degenerate split: fall back to a count split. Points are all on
-		// one side of split, so order them along the axis first to keep
-		// "left <= split <= right" true for the pruning test.
+		// Every point is the same: split by count; with equal values on
+		// both sides "left <= split <= right" still holds for pruning.
 		mid = lo + (hi-lo)/2
-		t.selectNth(lo, hi, mid, axis)
-		split = t.pts[t.perm[mid]][axis]
+		split = mx[axis]
 	}
 	t.nodes[id].axis = uint8(axis)
 	t.nodes[id].split = split
@@ -98,58 +111,6 @@ func (t *kdTree) build(lo, hi, parent int32) int32 {
 	r := t.build(mid, hi, id)
 	t.nodes[id].left, t.nodes[id].right = l, r
 	return id
-}
-
-// selectNth reorders perm[lo:hi] so perm[n] holds the point that would be
-// there if sorted by axis (ties by index), everything before it <= and
-// everything after it >=. Deterministic quickselect (median of three).
-func (t *kdTree) selectNth(lo, hi, n int32, axis int) {
-	less := func(a, b int32) bool {
-		pa, pb := t.pts[a][axis], t.pts[b][axis]
-		if pa != pb {
-			return pa < pb
-		}
-		return a < b
-	}
-	for hi-lo > 1 {
-		m := lo + (hi-lo)/2
-		a, b, c := t.perm[lo], t.perm[m], t.perm[hi-1]
-		pivot := b
-		if less(a, b) != less(a, c) {
-			pivot = a
-		} else if less(b, a) != less(b, c) {
-			pivot = b
-		} else {
-			pivot = c
-		}
-		// Three-way partition around pivot (strict order, so no equal keys
-		// besides the pivot itself).
-		i, j := lo, hi-1
-		for i <= j {
-			switch {
-			case less(t.perm[i], pivot):
-				i++
-			default:
-				t.perm[i], t.perm[j] = t.perm[j], t.perm[i]
-				j--
-			}
-		}
-		// perm[lo:i] < pivot, perm[i:hi] >= pivot; move pivot to i.
-		for k := i; k < hi; k++ {
-			if t.perm[k] == pivot {
-				t.perm[i], t.perm[k] = t.perm[k], t.perm[i]
-				break
-			}
-		}
-		switch {
-		case n < i:
-			hi = i
-		case n > i:
-			lo = i + 1
-		default:
-			return
-		}
-	}
 }
 
 // remove marks point p as used; later queries skip it.
@@ -217,7 +178,7 @@ func (t *kdTree) search(n int32, q [3]float64, best *int32, bestD *float64) {
 		first, second = second, first
 	}
 	t.search(first, q, best, bestD)
-	if delta*delta <= *bestD {
+	if delta*delta < *bestD {
 		t.search(second, q, best, bestD)
 	}
 }

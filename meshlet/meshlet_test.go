@@ -309,6 +309,33 @@ func meshCases() []meshCase {
 		}
 	}
 	add("interleaved", mi, mp)
+	// A fan of 3000 triangles around one vertex (valence past expandCap).
+	fp := [][3]float32{{0, 0, 0}}
+	var fi []uint32
+	for i := 0; i <= 3000; i++ {
+		a := 2 * math.Pi * float64(i) / 3000
+		fp = append(fp, [3]float32{float32(math.Cos(a)), float32(math.Sin(a)), 0})
+		if i > 0 {
+			fi = append(fi, 0, uint32(i), uint32(i+1))
+		}
+	}
+	add("fan", fi[:len(fi)-3], fp)
+	// 1500 copies of one triangle, and random triangles over 40 vertices.
+	var si2 []uint32
+	for i := 0; i < 1500; i++ {
+		si2 = append(si2, 2, 0, 1)
+	}
+	add("same", si2, [][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
+	g := lcg(5)
+	var dp2 [][3]float32
+	for i := 0; i < 40; i++ {
+		dp2 = append(dp2, [3]float32{g.float(), g.float(), g.float()})
+	}
+	var di2 []uint32
+	for i := 0; i < 3*2000; i++ {
+		di2 = append(di2, g.next()%40)
+	}
+	add("dense", di2, dp2)
 	return cs
 }
 

@@ -66,6 +66,11 @@ func (o *optimizer) run(verts []uint32, tris []uint8) {
 						best, bestShared = u, s
 					}
 				}
+				if bestShared == 3 {
+					// Cannot do better; every such triangle is in this
+					// first list, which is in index order.
+					break
+				}
 			}
 		}
 		if best < 0 {
