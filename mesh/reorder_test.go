@@ -1,0 +1,27 @@
+package mesh
+
+import (
+	"reflect"
+	"testing"
+)
+
+// Vertices come out in first-use order with every stream permuted alike;
+// an unreferenced vertex is dropped.
+func TestReorderVerticesByFirstUse(t *testing.T) {
+	s := Submesh{
+		Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}, {9, 9, 9}},
+		UV0:       []Vec2{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {9, 9}},
+		Indices:   []uint32{3, 1, 0, 0, 1, 2},
+		Material:  -1,
+	}
+	ReorderVerticesByFirstUse(&s)
+	if want := []uint32{0, 1, 2, 2, 1, 3}; !reflect.DeepEqual(s.Indices, want) {
+		t.Errorf("indices %v, want %v", s.Indices, want)
+	}
+	if want := []Vec3{{3, 0, 0}, {1, 0, 0}, {0, 0, 0}, {2, 0, 0}}; !reflect.DeepEqual(s.Positions, want) {
+		t.Errorf("positions %v, want %v", s.Positions, want)
+	}
+	if want := []Vec2{{3, 0}, {1, 0}, {0, 0}, {2, 0}}; !reflect.DeepEqual(s.UV0, want) {
+		t.Errorf("uv0 %v, want %v", s.UV0, want)
+	}
+}
