@@ -2,41 +2,51 @@
 // at most MaxVertices unique vertices and MaxTriangles triangles, addressed
 // through 8-bit local indices) and computes each meshlet's culling bounds.
 //
-// The builder follows the greedy clusterizer of meshoptimizer
-// (Arseny Kapoulkine, src/clusterizer.cpp, buildMeshlets), which in turn
-// builds on:
+// The builder (cluster.go) follows the greedy clusterizer of meshoptimizer
+// (Arseny Kapoulkine, src/clusterizer.cpp: buildMeshlets and its 1.x seeding),
+// which builds on:
 //
 //   - Graham Wihlidal, "Optimizing the Graphics Pipeline with Compute",
 //     GDC 2016 (cluster culling with normal cones);
 //   - Christoph Kubisch, "Introduction to Turing Mesh Shaders", NVIDIA 2018
-//     (meshlet layout, the 64/124 limits, local u8 indices);
+//     (meshlet layout, the 64/124 limits, 8-bit local indices);
 //   - Pedro V. Sander, Diego Nehab, Joshua Barczak, "Fast Triangle Reordering
 //     for Vertex Locality and Reduced Overdraw", SIGGRAPH 2007 (greedy
-//     adjacency-driven triangle emission with live triangle counts).
+//     adjacency-driven emission with live triangle counts).
 //
-// Triangles are grown out of vertex→triangle adjacency with a topological
-// priority (triangles that add no new vertex first, then triangles that would
-// otherwise be left dangling, then fewer new vertices), ties broken by a
-// geometric score: distance from the meshlet centroid relative to the
-// expected meshlet radius and deviation from the meshlet's average normal,
-// weighted by Options.ConeWeight. When a meshlet has no adjacent candidate
-// left, a k-d tree over triangle centroids supplies the nearest unused
-// triangle (J. L. Bentley, "Multidimensional binary search trees used for
-// associative searching", CACM 1975), so disconnected pieces still fill
-// meshlets. Each finished meshlet's triangles are reordered for vertex reuse
-// and its local vertices numbered by first use (as meshopt_optimizeMeshlet).
+// A meshlet grows from vertex→triangle adjacency (the frontier: unused
+// triangles touching its vertices). Candidates are ranked by topological
+// priority first (triangles that add no vertex; then triangles that would
+// otherwise be left dangling; then fewer new vertices) and then by a
+// geometric score: distance from the meshlet centroid in units of the
+// expected meshlet radius, times a factor favouring normals close to the
+// meshlet's average normal, weighted by Options.ConeWeight. When nothing
+// adjacent fits the meshlet is closed and the next one starts from a seed
+// on the border of the used region (fewest live neighbours, nearest the
+// mesh's minimum corner), so meshlets sweep the surface instead of leaving
+// slivers. When a meshlet has no adjacent triangle left, a k-d tree over
+// triangle centroids (J. L. Bentley, "Multidimensional binary search trees
+// used for associative searching", CACM 1975) supplies the nearest unused
+// one, so disconnected pieces still fill meshlets. Each finished meshlet's
+// triangles are reordered for vertex reuse and its local vertices numbered
+// by first use (optimize.go, as meshopt_optimizeMeshlet).
 //
-// Bounds follow meshopt_computeMeshletBounds: a bounding sphere that holds
-// every meshlet vertex in float32 arithmetic (Ritter, "An Efficient Bounding
-// Sphere", Graphics Gems 1990, refined by Bădoiu–Clarkson core-set
-// iterations, "Smaller core-sets for balls", SODA 2003), and a normal cone
-// from triangle geometric normals, tested without the apex as
+// Bounds (bounds.go, sphere.go) follow meshopt_computeMeshletBounds with
+// two tightenings: the sphere is the minimum enclosing sphere of the
+// meshlet's vertices (Emo Welzl, "Smallest enclosing disks (balls and
+// ellipsoids)", 1991, in Bernd Gärtner's move-to-front form, "Fast and Robust
+// Smallest Enclosing Balls", ESA 1999; Jack Ritter, "An Efficient Bounding
+// Sphere", Graphics Gems 1990, as a fallback), and the cone axis is the
+// better of the normal average and the centre of the normals' minimum
+// enclosing ball. The cone is tested without its apex as
 //
 //	dot(center - camera, axis) >= cutoff * |center - camera| + radius
 //
-// which culls a meshlet only when every one of its triangles faces away.
+// which culls a meshlet only when every one of its triangles faces away
+// (the stored float32 values are widened so this holds after rounding).
 //
 // Everything is deterministic: the same input and Options give the same
-// Result on any machine and thread count (float products that feed decisions
-// are explicitly rounded, so no fused multiply-add can change a choice).
+// Result on any machine and thread count (no maps, no goroutines, and float
+// products that feed decisions are rounded explicitly so no fused
+// multiply-add can change a choice).
 package meshlet
