@@ -17,6 +17,10 @@ func cross3(a, b vec3d) vec3d {
 	return vec3d{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
 
+// quadTieEpsilon is the relative squared-length margin by which the 1–3
+// diagonal must be shorter to be chosen over 0–2.
+const quadTieEpsilon = 1e-5
+
 // maxEarClip is the largest polygon ear-clipped (O(n²) per polygon or
 // worse); bigger ones are fanned and counted in a warning.
 const maxEarClip = 4096
@@ -62,7 +66,10 @@ func quad(p []vec3d) []int32 {
 	valid02 := faces(0, 1, 2) && faces(0, 2, 3)
 	valid13 := faces(0, 1, 3) && faces(1, 2, 3)
 	d02, d13 := sub3(p[2], p[0]), sub3(p[3], p[1])
-	use13 := valid13 && (!valid02 || dot3(d13, d13) < dot3(d02, d02))
+	// "Shorter" by a clear margin: equal diagonals (squares, rectangles)
+	// must not flip on rounding noise, or the same quad stored in two
+	// files with a last-bit difference would triangulate differently.
+	use13 := valid13 && (!valid02 || dot3(d13, d13) < dot3(d02, d02)*(1-quadTieEpsilon))
 	if use13 {
 		return []int32{0, 1, 3, 1, 2, 3}
 	}
