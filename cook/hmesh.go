@@ -29,9 +29,11 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 
 	allTangents := true
 	var all []mesh.Vec3
+	bases := make([]uint32, len(scene.Submeshes)) // first VTXS vertex of each submesh
 	for i := range scene.Submeshes {
 		s := &scene.Submeshes[i]
 		base := uint32(len(f.Vertices))
+		bases[i] = base
 		if len(s.Tangents) != len(s.Positions) {
 			allTangents = false
 		}
@@ -73,6 +75,7 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		}
 		f.Submeshes = append(f.Submeshes, sub)
 	}
+	packLODs(f, c, bases, len(opts.LOD.Ratios))
 	if allTangents && len(scene.Submeshes) > 0 {
 		f.Desc.Flags |= hmesh.FlagHasTangents
 	}
@@ -107,6 +110,29 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		{name: job.Name + ".hmesh", kind: "hmesh", data: meshBytes, validate: validateHMesh(meshBytes)},
 		{name: job.Name + ".hmat", kind: "hmat", data: matBytes, validate: validateHMat(matBytes)},
 	}, nil
+}
+
+// packLODs fills LODI/LODT: per submesh and level a range of global
+// indices, indexCount 0 where the level stalled.
+func packLODs(f *hmesh.File, c *cooked, bases []uint32, lodCount int) {
+	if lodCount == 0 {
+		return
+	}
+	f.LodCount = uint32(lodCount)
+	f.LodIndices = []uint32{}
+	for i, levels := range c.lods {
+		vbase := bases[i]
+		for l := 0; l < lodCount; l++ {
+			row := hmesh.MeshLod{FirstIndex: uint32(len(f.LodIndices))}
+			if l < len(levels) {
+				for _, ix := range levels[l].Indices {
+					f.LodIndices = append(f.LodIndices, ix+vbase)
+				}
+				row.IndexCount = uint32(len(levels[l].Indices))
+			}
+			f.Lods = append(f.Lods, row)
+		}
+	}
 }
 
 func validateHMesh(b []byte) func() error {

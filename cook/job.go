@@ -8,6 +8,7 @@ import (
 	gltfimport "github.com/meshcook/meshcook/importer/gltf"
 	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/meshlet"
+	"github.com/meshcook/meshcook/simplify"
 )
 
 // cooked is the canonical scene plus per-submesh meshlets, ready for the
@@ -16,6 +17,7 @@ type cooked struct {
 	scene    *mesh.Scene
 	meshlets []meshlet.Result
 	mbounds  [][]meshlet.Bounds
+	lods     [][]simplify.Level // per submesh, one per LOD ratio (nil when LODs are off)
 	report   MeshReport
 }
 
@@ -87,6 +89,7 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 	c.report = MeshReport{Name: job.Name, Source: job.Rel, Submeshes: len(scene.Submeshes)}
 	c.meshlets = make([]meshlet.Result, len(scene.Submeshes))
 	c.mbounds = make([][]meshlet.Bounds, len(scene.Submeshes))
+	c.lods = make([][]simplify.Level, len(scene.Submeshes))
 	for i := range scene.Submeshes {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -105,8 +108,22 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 		}
 		c.report.DegenerateDropped += cr.DegenerateDropped
 
-		sw.Begin(StageMeshlets)
+		// Classic index path: vertex-cache order for IDXS, then vertices in
+		// first-use order so index reads walk VTXS forwards. Meshlets and
+		// LODs are built on the reordered streams.
+		sw.Begin(StageReorder)
+		s.Indices = meshlet.OptimizeVertexCache(s.Indices, len(s.Positions))
+		mesh.ReorderVerticesByFirstUse(s)
 		pos := positions3(s.Positions)
+
+		sw.Begin(StageLODs)
+		levels, err := buildLODs(s, pos, opts.LOD)
+		if err != nil {
+			return nil, &InputError{Path: job.Source, Err: fmt.Errorf("submesh %d (%s): lods: %w", i, s.Name, err)}
+		}
+		c.lods[i] = levels
+
+		sw.Begin(StageMeshlets)
 		r, err := meshlet.Build(s.Indices, pos, opts.Meshlet)
 		if err != nil {
 			return nil, &InputError{Path: job.Source, Err: fmt.Errorf("submesh %d (%s): meshlets: %w", i, s.Name, err)}
@@ -124,11 +141,69 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 			c.report.AvgMeshletVerts += float64(m.VertexCount)
 		}
 	}
+	c.report.Lods = lodReports(c, opts.LOD.Ratios)
 	if n := c.report.Meshlets; n > 0 {
 		c.report.AvgMeshletTris = round2(c.report.AvgMeshletTris / float64(n))
 		c.report.AvgMeshletVerts = round2(c.report.AvgMeshletVerts / float64(n))
 	}
 	return c, nil
+}
+
+// buildLODs simplifies one submesh into the configured levels (see
+// simplify.Chain: each level continues from the previous one, so levels
+// nest) and puts each level in vertex-cache order over the shared vertices.
+func buildLODs(s *mesh.Submesh, pos [][3]float32, o LODOptions) ([]simplify.Level, error) {
+	if len(o.Ratios) == 0 {
+		return nil, nil
+	}
+	var attrs simplify.Attributes
+	if s.Normals != nil {
+		attrs.Normals = make([][3]float32, len(s.Normals))
+		for i, n := range s.Normals {
+			attrs.Normals[i] = n
+		}
+	}
+	if s.UV0 != nil {
+		attrs.UV0 = make([][2]float32, len(s.UV0))
+		for i, uv := range s.UV0 {
+			attrs.UV0[i] = uv
+		}
+	}
+	levels, err := simplify.Chain(s.Indices, pos, attrs, o.Ratios, simplify.Options{
+		TargetError:      o.Error,
+		AttributeWeights: simplify.Weights{Normal: o.NormalWeight, UV: o.UVWeight},
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range levels {
+		if len(levels[i].Indices) > 0 {
+			levels[i].Indices = meshlet.OptimizeVertexCache(levels[i].Indices, len(pos))
+		}
+	}
+	return levels, nil
+}
+
+// lodReports sums each level over the submeshes; a stalled level draws its
+// previous level (LOD0 for the first).
+func lodReports(c *cooked, ratios []float32) []LodReport {
+	out := make([]LodReport, len(ratios))
+	for l, r := range ratios {
+		out[l].Ratio = r
+	}
+	for i, levels := range c.lods {
+		drawn := c.scene.Submeshes[i].TriangleCount()
+		for l := range out {
+			if l < len(levels) && len(levels[l].Indices) > 0 {
+				drawn = len(levels[l].Indices) / 3
+				out[l].Error = max(out[l].Error, levels[l].Error)
+			} else {
+				out[l].Stalled++
+			}
+			out[l].Triangles += drawn
+		}
+	}
+	return out
 }
 
 func round2(v float64) float64 { return float64(int64(v*100+0.5)) / 100 }

@@ -43,12 +43,29 @@ type MeshReport struct {
 	GeneratedNormals  int     `json:"generatedNormals"`  // submeshes whose normals were generated
 	GeneratedTangents int     `json:"generatedTangents"` // submeshes whose tangents were generated
 	DegenerateDropped int     `json:"degenerateDropped"`
+	// Lods has one entry per reduced level (LOD1 first).
+	Lods []LodReport `json:"lods"`
+}
+
+// LodReport is one reduced level over all submeshes.
+type LodReport struct {
+	Ratio float32 `json:"ratio"` // the target fraction of LOD0's triangles
+	// Triangles drawn at this level: a submesh whose level stalled reuses
+	// its previous level, and counts that level's triangles.
+	Triangles int `json:"triangles"`
+	// Error is the largest simplification error over the submeshes,
+	// relative to each submesh's extent.
+	Error float32 `json:"error"`
+	// Stalled counts submeshes whose level stalled (indexCount 0).
+	Stalled int `json:"stalled"`
 }
 
 // Stage names in pipeline order; the report lists them in this order.
 const (
 	StageImport       = "import"
 	StageCanonicalize = "canonicalize"
+	StageReorder      = "reorder"
+	StageLODs         = "lods"
 	StageMeshlets     = "meshlets"
 	StageBounds       = "bounds"
 	StagePack         = "pack"
@@ -56,4 +73,4 @@ const (
 	StageWrite        = "write"
 )
 
-var stageOrder = []string{StageImport, StageCanonicalize, StageMeshlets, StageBounds, StagePack, StageValidate, StageWrite}
+var stageOrder = []string{StageImport, StageCanonicalize, StageReorder, StageLODs, StageMeshlets, StageBounds, StagePack, StageValidate, StageWrite}

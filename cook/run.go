@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/meshcook/meshcook/meshlet"
+	"github.com/meshcook/meshcook/simplify"
 )
 
 // Options control a cook. The zero value is not useful; start from
@@ -20,15 +21,57 @@ type Options struct {
 	Jobs int
 	// Meshlet are the meshlet build limits and cone weight.
 	Meshlet meshlet.Options
+	// LOD controls the reduced levels written to .hmesh LODI/LODT.
+	LOD LODOptions
 	// Progress, when set, is called after each job finishes (from one
 	// goroutine at a time), with the count done so far.
 	Progress func(done, total int, job Job)
 }
 
+// LODOptions are the distance-LOD settings.
+type LODOptions struct {
+	// Ratios are the target fractions of LOD0's triangles, strictly
+	// decreasing in (0, 1); empty writes no LOD chunks.
+	Ratios []float32
+	// Error is the largest simplification error allowed, relative to the
+	// submesh's extent (the longest side of its bounding box).
+	Error float32
+	// NormalWeight and UVWeight weigh attribute error against geometric
+	// error in the simplifier's quadrics.
+	NormalWeight, UVWeight float32
+}
+
 // DefaultOptions returns the documented defaults: meshlets of at most 64
-// vertices and 124 triangles, cone weight 0.25, one worker per CPU.
+// vertices and 124 triangles, cone weight 0.25; LODs at 50% and 25% of the
+// triangles with at most 1% error; one worker per CPU.
 func DefaultOptions() Options {
-	return Options{Meshlet: meshlet.DefaultOptions()}
+	return Options{
+		Meshlet: meshlet.DefaultOptions(),
+		LOD: LODOptions{
+			Ratios:       simplify.DefaultRatios(),
+			Error:        simplify.DefaultTargetError,
+			NormalWeight: 0.5,
+			UVWeight:     0.5,
+		},
+	}
+}
+
+// Validate checks the options a user can set.
+func (o Options) Validate() error {
+	if err := o.Meshlet.Validate(); err != nil {
+		return err
+	}
+	prev := float32(1)
+	for _, r := range o.LOD.Ratios {
+		if !(r > 0 && r < prev) {
+			return fmt.Errorf("lod ratios %v: each must be in (0, 1) and smaller than the one before", o.LOD.Ratios)
+		}
+		prev = r
+	}
+	if !(o.LOD.Error >= 0) || o.LOD.Error > 1 {
+		return fmt.Errorf("lod error %g: want a fraction of the mesh extent in [0, 1]", o.LOD.Error)
+	}
+	return nil
 }
 
 // jobResult is everything one job produced, joined in job order.
@@ -45,7 +88,7 @@ type jobResult struct {
 // cook. The returned error is only for a cancelled context or invalid
 // options.
 func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
-	if err := opts.Meshlet.Validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("cook: %w", err)
 	}
 	workers := opts.Jobs

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -21,12 +23,15 @@ type cookOptions struct {
 	maxVerts int
 	maxTris  int
 	cone     float32
+	lods     string
+	lodError float32
 	progress bool
 }
 
 func newCookCmd(stdout, stderr io.Writer) *cobra.Command {
 	def := cook.DefaultOptions()
-	o := cookOptions{maxVerts: def.Meshlet.MaxVertices, maxTris: def.Meshlet.MaxTriangles, cone: def.Meshlet.ConeWeight}
+	o := cookOptions{maxVerts: def.Meshlet.MaxVertices, maxTris: def.Meshlet.MaxTriangles, cone: def.Meshlet.ConeWeight,
+		lods: formatRatios(def.LOD.Ratios), lodError: def.LOD.Error}
 	cmd := &cobra.Command{
 		Use:   "cook PATH... -o DIR",
 		Short: "Cook glTF/GLB sources into .hmesh and .hmat outputs",
@@ -45,7 +50,11 @@ not be written.`,
   meshcook cook testdata/samples -o out
 
   # a machine-readable report, two workers, smaller meshlets
-  meshcook cook assets -o build/meshes --json -j 2 --meshlet-verts 32 --meshlet-tris 64`,
+  meshcook cook assets -o build/meshes --json -j 2 --meshlet-verts 32 --meshlet-tris 64
+
+  # three LOD levels with at most 2% error; or none at all
+  meshcook cook assets -o build --lods 0.5,0.25,0.1 --lod-error 0.02
+  meshcook cook assets -o build --lods ""`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("cook: name at least one source file or folder")
@@ -66,6 +75,8 @@ not be written.`,
 	f.IntVar(&o.maxVerts, "meshlet-verts", o.maxVerts, "max vertices per meshlet (3..256)")
 	f.IntVar(&o.maxTris, "meshlet-tris", o.maxTris, "max triangles per meshlet (1..512)")
 	f.Float32Var(&o.cone, "cone-weight", o.cone, "meshlet cone weight (0 = ignore normals)")
+	f.StringVar(&o.lods, "lods", o.lods, "LOD levels as comma-separated fractions of LOD0's triangles, decreasing (\"\" or none = no LODs)")
+	f.Float32Var(&o.lodError, "lod-error", o.lodError, "largest LOD simplification error, relative to each submesh's extent")
 	f.BoolVar(&o.progress, "progress", true, "show a progress bar when stderr is a terminal")
 	return cmd
 }
@@ -77,7 +88,13 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	opts.Meshlet.MaxVertices = o.maxVerts
 	opts.Meshlet.MaxTriangles = o.maxTris
 	opts.Meshlet.ConeWeight = o.cone
-	if err := opts.Meshlet.Validate(); err != nil {
+	ratios, err := parseRatios(o.lods)
+	if err != nil {
+		return usageError("cook: --lods: %v", err)
+	}
+	opts.LOD.Ratios = ratios
+	opts.LOD.Error = o.lodError
+	if err := opts.Validate(); err != nil {
 		return usageError("cook: %v", err)
 	}
 
@@ -142,4 +159,29 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// parseRatios reads "0.5,0.25"; "" and "none" mean no LODs.
+func parseRatios(s string) ([]float32, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "none" {
+		return nil, nil
+	}
+	var out []float32
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 32)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, float32(v))
+	}
+	return out, nil
+}
+
+func formatRatios(r []float32) string {
+	parts := make([]string, len(r))
+	for i, v := range r {
+		parts[i] = strconv.FormatFloat(float64(v), 'g', -1, 32)
+	}
+	return strings.Join(parts, ",")
 }

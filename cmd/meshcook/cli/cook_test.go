@@ -147,12 +147,25 @@ func TestCookJSONFieldNames(t *testing.T) {
 		{"top level", top, []string{"errors", "meshes", "outputs", "stages", "warnings"}},
 		{"outputs", keys(rep["outputs"]), []string{"bytes", "changed", "kind", "name", "path", "xxh3"}},
 		{"stages", keys(rep["stages"]), []string{"ms", "name"}},
-		{"meshes", keys(rep["meshes"]), []string{"avgMeshletTris", "avgMeshletVerts", "degenerateDropped", "generatedNormals", "generatedTangents", "meshlets", "name", "source", "submeshes", "triangles", "vertices"}},
+		{"meshes", keys(rep["meshes"]), []string{"avgMeshletTris", "avgMeshletVerts", "degenerateDropped", "generatedNormals", "generatedTangents", "lods", "meshlets", "name", "source", "submeshes", "triangles", "vertices"}},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("%s fields %v, want %v", c.what, c.got, c.want)
 		}
+	}
+	var meshes []struct{ Lods []map[string]any }
+	json.Unmarshal(rep["meshes"], &meshes)
+	if len(meshes) == 0 || len(meshes[0].Lods) != 2 {
+		t.Fatalf("want 2 default LOD levels per mesh, got %s", rep["meshes"])
+	}
+	var lodKeys []string
+	for k := range meshes[0].Lods[0] {
+		lodKeys = append(lodKeys, k)
+	}
+	sort.Strings(lodKeys)
+	if want := []string{"error", "ratio", "stalled", "triangles"}; !reflect.DeepEqual(lodKeys, want) {
+		t.Errorf("lods fields %v, want %v", lodKeys, want)
 	}
 	var stages []struct{ Name string }
 	json.Unmarshal(rep["stages"], &stages)
@@ -160,7 +173,7 @@ func TestCookJSONFieldNames(t *testing.T) {
 	for _, s := range stages {
 		names = append(names, s.Name)
 	}
-	if want := []string{"import", "canonicalize", "meshlets", "bounds", "pack", "validate", "write"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"import", "canonicalize", "reorder", "lods", "meshlets", "bounds", "pack", "validate", "write"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("stages %v, want %v", names, want)
 	}
 }
