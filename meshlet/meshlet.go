@@ -81,7 +81,8 @@ var ErrInvalidMesh = errors.New("meshlet: invalid mesh")
 //     included, with its corner order kept (local corners are the input
 //     corners in the same order, never reversed);
 //   - every meshlet has 1..MaxVertices vertices and 1..MaxTriangles triangles,
-//     and every local vertex is used by one of its triangles;
+//     every local vertex is used by one of its triangles, and local vertices
+//     are numbered in order of first use by the meshlet's triangles;
 //   - empty indices give an empty Result and no error;
 //   - len(indices)%3 != 0, an index >= len(positions), or a non-finite
 //     referenced position is an error wrapping ErrInvalidMesh; invalid

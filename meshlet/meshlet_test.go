@@ -146,11 +146,18 @@ func checkResult(t *testing.T, idx []uint32, pos [][3]float32, opts Options, r R
 			}
 			seen[v] = true
 		}
+		firstUse := uint8(0)
 		for tt := m.TriangleOffset; tt < m.TriangleOffset+m.TriangleCount; tt++ {
 			l := r.Triangles[3*tt : 3*tt+3]
 			for _, x := range l {
 				if int(x) >= len(vs) {
 					t.Fatalf("meshlet %d: local index %d >= %d", k, x, len(vs))
+				}
+				if !usedLocal[x] {
+					if x != firstUse {
+						t.Fatalf("meshlet %d: local vertex %d first used before %d (not numbered by first use)", k, x, firstUse)
+					}
+					firstUse++
 				}
 				usedLocal[x] = true
 			}
@@ -463,8 +470,8 @@ func TestBuildGridFill(t *testing.T) {
 	avgT := float64(len(idx)/3) / float64(len(r.Meshlets))
 	avgV := float64(len(r.Vertices)) / float64(len(r.Meshlets))
 	t.Logf("100x100 grid: %d triangles, %d meshlets, avg %.2f tris, %.2f verts per meshlet", len(idx)/3, len(r.Meshlets), avgT, avgV)
-	if avgT < 85 {
-		t.Errorf("avg %.2f triangles per meshlet, want >= 85", avgT)
+	if avgT < 93 {
+		t.Errorf("avg %.2f triangles per meshlet, want >= 93", avgT)
 	}
 }
 
