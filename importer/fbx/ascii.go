@@ -68,7 +68,7 @@ func guessASCIIVersion(data []byte, root *Node) uint32 {
 		rest[2] >= '0' && rest[2] <= '9' && rest[4] >= '0' && rest[4] <= '9' {
 		return uint32(rest[0]-'0')*1000 + uint32(rest[2]-'0')*100 + uint32(rest[4]-'0')*10
 	}
-	for _, o := range root.Child("Objects").Children {
+	for _, o := range root.Child("Objects").kids() {
 		if o.Child("Properties70") != nil {
 			return 7400
 		}

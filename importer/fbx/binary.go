@@ -70,6 +70,9 @@ func parseBinary(data []byte, opts Options) (*Document, error) {
 		}
 		root.Children = append(root.Children, n)
 	}
+	if len(root.Children) == 0 {
+		return nil, r.fail(ErrFormat, pos, "no complete top-level node (truncated file)")
+	}
 	return &Document{Version: r.version, Binary: true, Root: root}, nil
 }
 

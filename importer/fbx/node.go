@@ -194,6 +194,14 @@ func (n *Node) Child(name string) *Node {
 	return nil
 }
 
+// kids returns n's children (nil for a nil node).
+func (n *Node) kids() []*Node {
+	if n == nil {
+		return nil
+	}
+	return n.Children
+}
+
 // prop returns property i or nil.
 func (n *Node) prop(i int) *Property {
 	if n == nil || i < 0 || i >= len(n.Props) {

@@ -107,7 +107,7 @@ func newScene(doc *Document, opts Options) *scene {
 	s.byKey["#0"] = s.root
 	s.byKey["Model::Scene"] = s.root
 	templates := s.readTemplates()
-	for _, n := range doc.Root.Child("Objects").Children {
+	for _, n := range doc.Root.Child("Objects").kids() {
 		o := &object{node: n, class: n.Name, index: len(s.objects)}
 		k, ok := key(n.prop(0))
 		if !ok {
@@ -148,7 +148,7 @@ func newScene(doc *Document, opts Options) *scene {
 // name → properties.
 func (s *scene) readTemplates() map[string]map[string]map[string]*Node {
 	out := map[string]map[string]map[string]*Node{}
-	for _, ot := range s.doc.Root.Child("Definitions").Children {
+	for _, ot := range s.doc.Root.Child("Definitions").kids() {
 		if ot.Name != "ObjectType" {
 			continue
 		}
@@ -286,7 +286,7 @@ func (s *scene) settingFloat(name string, def float64) float64 {
 // connect applies Connections: C (7.x) or Connect (6.x) "OO" child parent,
 // or "OP" child parent "property".
 func (s *scene) connect() {
-	for _, c := range s.doc.Root.Child("Connections").Children {
+	for _, c := range s.doc.Root.Child("Connections").kids() {
 		if c.Name != "C" && c.Name != "Connect" {
 			continue
 		}
