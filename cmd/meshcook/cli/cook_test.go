@@ -281,6 +281,27 @@ func TestInspect(t *testing.T) {
 	if code != ExitOK || json.Unmarshal([]byte(stdout), &s) != nil || s["triangles"] != float64(12) {
 		t.Errorf("inspect --json: exit %d\n%s", code, stdout)
 	}
+	// Terrain gets two reduced levels; inspect measures their error.
+	code, stdout, _ = run(t, "inspect", filepath.Join(out, "terrain.hmesh"), "--json")
+	var ts struct {
+		Triangles int
+		Lods      []struct {
+			Level, Triangles int
+			Error            float64
+		}
+	}
+	if code != ExitOK || json.Unmarshal([]byte(stdout), &ts) != nil || len(ts.Lods) != 2 {
+		t.Fatalf("inspect terrain --json: exit %d\n%s", code, stdout)
+	}
+	for i, l := range ts.Lods {
+		prev := ts.Triangles
+		if i > 0 {
+			prev = ts.Lods[i-1].Triangles
+		}
+		if l.Level != i+1 || l.Triangles >= prev || l.Error <= 0 || l.Error > 0.05 {
+			t.Errorf("LOD%d: %+v (previous level %d triangles)", i+1, l, prev)
+		}
+	}
 	_, d1, _ := run(t, "inspect", p, "--dump")
 	_, d2, _ := run(t, "inspect", p, "--dump")
 	if d1 == "" || d1 != d2 {
