@@ -139,7 +139,7 @@ func TestInvalidBinary(t *testing.T) {
 	}
 	wrongSize := bytes.Clone(good)
 	binary.LittleEndian.PutUint32(wrongSize[arrayAt+1:], 4) // claims 4 elements, inflates to 3
-	bigCount := patch32(good, arrayAt+1, 1<<28)              // 2 GiB claimed from a few bytes
+	bigCount := patch32(good, arrayAt+1, 1<<28)             // 2 GiB claimed from a few bytes
 	badZlib := bytes.Clone(good)
 	badZlib[arrayAt+13+2] ^= 0xff // corrupt the deflate stream
 	cases := []struct {
