@@ -14,9 +14,13 @@ package mesh
 //   - A triangle is degenerate when two of its corners have equal positions
 //     (float equality, so +0 and -0 count as equal). Collinear triangles
 //     with three distinct positions are kept: they may close a crack.
+//   - Skin joints and weights and every morph target's position and normal
+//     deltas are vertex streams like the others: compared bit for bit by
+//     the weld and permuted with the vertices; degeneracy ignores them.
 //   - Normals and tangents: see normals.go and tangents.go.
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -75,6 +79,20 @@ func (s *Submesh) Validate() error {
 	}
 	if s.Colors != nil && len(s.Colors) != n {
 		return bad("%d colors for %d positions", len(s.Colors), n)
+	}
+	if s.Joints != nil && len(s.Joints) != n {
+		return bad("%d joint entries for %d positions", len(s.Joints), n)
+	}
+	if s.Weights != nil && len(s.Weights) != n {
+		return bad("%d weight entries for %d positions", len(s.Weights), n)
+	}
+	for i, m := range s.Morphs {
+		if m.Positions != nil && len(m.Positions) != n {
+			return bad("morph target %d %q: %d position deltas for %d positions", i, m.Name, len(m.Positions), n)
+		}
+		if m.Normals != nil && len(m.Normals) != n {
+			return bad("morph target %d %q: %d normal deltas for %d positions", i, m.Name, len(m.Normals), n)
+		}
 	}
 	if len(s.Indices)%3 != 0 {
 		return bad("%d indices is not a multiple of 3", len(s.Indices))
@@ -199,7 +217,8 @@ func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
 
 // Weld merges vertices whose every present stream is bit-identical
 // (float bits are compared, so +0 and -0 are different values and NaNs with
-// equal bits are equal), drops vertices no triangle references, orders the
+// equal bits are equal; skin joints and weights and every morph target's
+// deltas are streams too), drops vertices no triangle references, orders the
 // survivors by first reference in Indices and remaps Indices. It returns how
 // many vertices were removed. A submesh that fails Validate is left
 // unchanged and 0 is returned.
@@ -214,10 +233,16 @@ func Weld(s *Submesh) int {
 
 // weldKey is the bit pattern of every stream of one vertex; absent streams
 // are zero for every vertex of the submesh, so they never separate two.
-type weldKey [16]uint32
+// Morph deltas, whose count varies, are packed into morphs (empty when the
+// submesh has no morph targets, so static meshes pay nothing for them).
+type weldKey struct {
+	base   [22]uint32
+	morphs string
+}
 
 func (s *Submesh) weldKey(v uint32) weldKey {
-	var k weldKey
+	var key weldKey
+	k := &key.base
 	p := s.Positions[v]
 	k[0], k[1], k[2] = math.Float32bits(p[0]), math.Float32bits(p[1]), math.Float32bits(p[2])
 	if s.Normals != nil {
@@ -236,7 +261,32 @@ func (s *Submesh) weldKey(v uint32) weldKey {
 		c := s.Colors[v]
 		k[12], k[13], k[14], k[15] = math.Float32bits(c[0]), math.Float32bits(c[1]), math.Float32bits(c[2]), math.Float32bits(c[3])
 	}
-	return k
+	if s.Joints != nil {
+		j := s.Joints[v]
+		k[16], k[17] = uint32(j[0])|uint32(j[1])<<16, uint32(j[2])|uint32(j[3])<<16
+	}
+	if s.Weights != nil {
+		w := s.Weights[v]
+		k[18], k[19], k[20], k[21] = math.Float32bits(w[0]), math.Float32bits(w[1]), math.Float32bits(w[2]), math.Float32bits(w[3])
+	}
+	if len(s.Morphs) > 0 {
+		b := make([]byte, 0, 24*len(s.Morphs))
+		put := func(d Vec3) {
+			for _, x := range d {
+				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+			}
+		}
+		for _, m := range s.Morphs {
+			if m.Positions != nil {
+				put(m.Positions[v])
+			}
+			if m.Normals != nil {
+				put(m.Normals[v])
+			}
+		}
+		key.morphs = string(b)
+	}
+	return key
 }
 
 // weld is Weld on a valid submesh. It returns, for every new vertex, the old
@@ -277,6 +327,15 @@ func (s *Submesh) gather(src []uint32) {
 	s.Tangents = gatherSlice(s.Tangents, src)
 	s.UV0 = gatherSlice(s.UV0, src)
 	s.Colors = gatherSlice(s.Colors, src)
+	s.Joints = gatherSlice(s.Joints, src)
+	s.Weights = gatherSlice(s.Weights, src)
+	if s.Morphs != nil {
+		morphs := make([]MorphTarget, len(s.Morphs))
+		for i, m := range s.Morphs {
+			morphs[i] = MorphTarget{Name: m.Name, Positions: gatherSlice(m.Positions, src), Normals: gatherSlice(m.Normals, src)}
+		}
+		s.Morphs = morphs // a new slice: the caller's targets stay intact
+	}
 }
 
 func gatherSlice[T any](in []T, src []uint32) []T {

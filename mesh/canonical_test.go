@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -33,6 +34,19 @@ func encode(s *Submesh) []byte {
 	w(s.Tangents)
 	w(s.UV0)
 	w(s.Colors)
+	w(s.Joints != nil)
+	w(s.Joints)
+	w(s.Weights != nil)
+	w(s.Weights)
+	w(int64(len(s.Morphs)))
+	for _, m := range s.Morphs {
+		w(int64(len(m.Name)))
+		w([]byte(m.Name))
+		w(m.Positions != nil)
+		w(m.Positions)
+		w(m.Normals != nil)
+		w(m.Normals)
+	}
 	w(int64(len(s.Indices)))
 	w(s.Indices)
 	return b.Bytes()
@@ -52,6 +66,24 @@ func clone(s *Submesh) *Submesh {
 	}
 	if s.Colors != nil {
 		c.Colors = append([]Vec4{}, s.Colors...)
+	}
+	if s.Joints != nil {
+		c.Joints = append([][4]uint16{}, s.Joints...)
+	}
+	if s.Weights != nil {
+		c.Weights = append([]Vec4{}, s.Weights...)
+	}
+	if s.Morphs != nil {
+		c.Morphs = make([]MorphTarget, len(s.Morphs))
+		for i, m := range s.Morphs {
+			c.Morphs[i] = MorphTarget{Name: m.Name}
+			if m.Positions != nil {
+				c.Morphs[i].Positions = append([]Vec3{}, m.Positions...)
+			}
+			if m.Normals != nil {
+				c.Morphs[i].Normals = append([]Vec3{}, m.Normals...)
+			}
+		}
 	}
 	c.Indices = append([]uint32(nil), s.Indices...)
 	return &c
@@ -313,6 +345,110 @@ func checkUnitStreams(t *testing.T, s *Submesh, orthogonal bool) {
 		}
 		if orthogonal && s.Normals != nil && math.Abs(float64(xyz.Dot(s.Normals[i]))) >= 1e-4 {
 			t.Fatalf("tangent %d = %v not orthogonal to normal %v", i, tg, s.Normals[i])
+		}
+	}
+}
+
+// A skinned quad written as six vertices: the diagonal's duplicates differ
+// only in their joints at one corner, so that pair must stay two vertices
+// while the other pair welds; the skin streams follow their vertices.
+func TestWeldKeepsVerticesDifferingInJoints(t *testing.T) {
+	s := &Submesh{
+		Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 0, 0}, {1, 1, 0}, {0, 1, 0}},
+		Joints:    [][4]uint16{{0, 1, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {0, 1, 0, 0}, {3, 0, 0, 0}, {1, 0, 0, 0}},
+		Weights:   []Vec4{{0.5, 0.5, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {0.5, 0.5, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}},
+		Indices:   []uint32{0, 1, 2, 3, 4, 5},
+	}
+	if got := Weld(s); got != 1 {
+		t.Fatalf("Weld removed %d vertices, want 1 (only the corner with equal joints)", got)
+	}
+	if want := []uint32{0, 1, 2, 0, 3, 4}; !slices.Equal(s.Indices, want) {
+		t.Fatalf("indices %v, want %v", s.Indices, want)
+	}
+	wantJ := [][4]uint16{{0, 1, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}, {1, 0, 0, 0}}
+	if !slices.Equal(s.Joints, wantJ) || len(s.Weights) != 5 || s.Weights[0] != (Vec4{0.5, 0.5, 0, 0}) {
+		t.Fatalf("joints %v weights %v", s.Joints, s.Weights)
+	}
+	// weights alone separate vertices too
+	s2 := &Submesh{
+		Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0}},
+		Joints:    make([][4]uint16, 4),
+		Weights:   []Vec4{{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {0.75, 0.25, 0, 0}},
+		Indices:   []uint32{0, 1, 2, 3, 1, 2},
+	}
+	if got := Weld(s2); got != 0 {
+		t.Fatalf("Weld merged vertices with different weights (%d removed)", got)
+	}
+}
+
+// Morph deltas stay with their vertices through weld, unreferenced-vertex
+// removal and first-use reordering; vertices differing only in a delta stay
+// apart, and the caller's targets are not modified.
+func TestCanonicalizeKeepsMorphDeltasAligned(t *testing.T) {
+	// vertex i's delta encodes i, so alignment is checkable after reorder
+	d := func(i int) Vec3 { return Vec3{float32(i), 0, 0} }
+	in := &Submesh{
+		Name:      "morph",
+		Positions: []Vec3{{9, 9, 9}, {1, 1, 0}, {1, 0, 0}, {0, 0, 0}, {1, 1, 0}, {0, 0, 0}, {0, 1, 0}},
+		Indices:   []uint32{3, 2, 1, 5, 4, 6},
+		Morphs: []MorphTarget{
+			{Name: "smile", Positions: []Vec3{d(0), d(1), d(2), d(3), d(1), d(5), d(6)}},
+			{Name: "blink", Positions: []Vec3{d(0), d(10), d(20), d(30), d(10), d(30), d(60)}, Normals: []Vec3{d(0), d(1), d(2), d(3), d(1), d(3), d(6)}},
+		},
+	}
+	orig := clone(in)
+	s := clone(in)
+	if _, err := Canonicalize(s, CanonicalOptions{NoNormals: true, NoTangents: true}); err != nil {
+		t.Fatal(err)
+	}
+	// vertex 4 duplicates 1 in every stream: welded; vertex 5 differs from
+	// 3 only in the smile delta: kept; vertex 0 is unreferenced: dropped
+	if len(s.Positions) != 5 {
+		t.Fatalf("%d vertices, want 5", len(s.Positions))
+	}
+	if want := []uint32{0, 1, 2, 3, 2, 4}; !slices.Equal(s.Indices, want) {
+		t.Fatalf("indices %v, want %v", s.Indices, want)
+	}
+	wantSrc := []int{3, 2, 1, 5, 6} // new vertex → old vertex
+	for nv, ov := range wantSrc {
+		for m := range in.Morphs {
+			if s.Morphs[m].Positions[nv] != in.Morphs[m].Positions[ov] {
+				t.Fatalf("target %d vertex %d: delta %v, want %v", m, nv, s.Morphs[m].Positions[nv], in.Morphs[m].Positions[ov])
+			}
+		}
+		if s.Morphs[1].Normals[nv] != in.Morphs[1].Normals[ov] || s.Positions[nv] != in.Positions[ov] {
+			t.Fatalf("vertex %d misaligned", nv)
+		}
+	}
+	if s.Morphs[0].Name != "smile" || s.Morphs[1].Name != "blink" || s.Morphs[0].Normals != nil {
+		t.Fatalf("targets %+v", s.Morphs)
+	}
+	if !bytes.Equal(encode(in), encode(orig)) {
+		t.Fatal("Canonicalize modified the caller's morph targets")
+	}
+}
+
+// Validate refuses skin and morph streams that are not parallel to the
+// positions.
+func TestValidateSkinAndMorphLengths(t *testing.T) {
+	base := func() *Submesh {
+		return &Submesh{Positions: make([]Vec3, 3), Indices: []uint32{0, 1, 2},
+			Joints: make([][4]uint16, 3), Weights: make([]Vec4, 3),
+			Morphs: []MorphTarget{{Name: "t", Positions: make([]Vec3, 3), Normals: make([]Vec3, 3)}}}
+	}
+	if err := base().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, mod := range map[string]func(s *Submesh){
+		"joints":        func(s *Submesh) { s.Joints = s.Joints[:2] },
+		"weights":       func(s *Submesh) { s.Weights = append(s.Weights, Vec4{}) },
+		"morph deltas":  func(s *Submesh) { s.Morphs[0].Positions = s.Morphs[0].Positions[:1] },
+		"morph normals": func(s *Submesh) { s.Morphs[0].Normals = []Vec3{} },
+	} {
+		s := base()
+		mod(s)
+		if err := s.Validate(); !errors.Is(err, ErrInvalidSubmesh) {
+			t.Errorf("%s: Validate = %v", name, err)
 		}
 	}
 }

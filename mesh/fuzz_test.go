@@ -13,7 +13,9 @@ import (
 //	        16 raw float32 positions (else small grid values, so
 //	        duplicates and degenerate triangles are common),
 //	        32 KeepDegenerate, 64 NoNormals, 128 NoTangents
-//	byte 1: vertex count - 1 (mod 24)
+//	byte 1: bits 0-4: vertex count - 1 (mod 24); bit 5 skin joints and
+//	        weights, bit 6 one morph target (positions), bit 7 a second
+//	        morph target (positions and normals)
 //	then per vertex: position, then the present streams
 //	then the rest: indices, each byte modulo the vertex count.
 const (
@@ -46,8 +48,15 @@ func (r *fuzzReader) small() float32 { return float32(int(r.byte()%9)-4) / 4 }
 func decodeFuzzMesh(data []byte) (*Submesh, CanonicalOptions) {
 	r := &fuzzReader{data}
 	flags := r.byte()
-	nv := int(r.byte())%fuzzMaxVertices + 1
+	b1 := r.byte()
+	nv := int(b1&31)%fuzzMaxVertices + 1
 	s := &Submesh{Name: "fuzz"}
+	if b1&64 != 0 {
+		s.Morphs = append(s.Morphs, MorphTarget{Name: "a", Positions: []Vec3{}})
+	}
+	if b1&128 != 0 {
+		s.Morphs = append(s.Morphs, MorphTarget{Name: "b", Positions: []Vec3{}, Normals: []Vec3{}})
+	}
 	for v := 0; v < nv; v++ {
 		var p Vec3
 		for k := range p {
@@ -69,6 +78,18 @@ func decodeFuzzMesh(data []byte) (*Submesh, CanonicalOptions) {
 		}
 		if flags&8 != 0 {
 			s.Colors = append(s.Colors, Vec4{r.small(), r.small(), r.small(), 1})
+		}
+		if b1&32 != 0 {
+			// few distinct values, so that vertices differing only here occur
+			s.Joints = append(s.Joints, [4]uint16{uint16(r.byte() % 3), 0, 0, 0})
+			s.Weights = append(s.Weights, Vec4{1, 0, 0, 0})
+		}
+		for i := range s.Morphs {
+			m := &s.Morphs[i]
+			m.Positions = append(m.Positions, Vec3{r.small(), 0, 0})
+			if m.Normals != nil {
+				m.Normals = append(m.Normals, Vec3{0, r.small(), 0})
+			}
 		}
 	}
 	for len(r.b) > 0 && len(s.Indices) < fuzzMaxIndices {
@@ -93,6 +114,15 @@ func FuzzCanonicalize(f *testing.F) {
 		0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4}
 	f.Add(strip)
 	f.Add(append([]byte{1 | 2 | 4 | 32}, strip[1:]...))
+	// a skinned, morphing quad whose duplicates differ in joints or deltas
+	f.Add([]byte{2, 5 | 32 | 64 | 128,
+		0, 0, 4, 4, 4, 8, 0, 4, 4,
+		8, 0, 4, 4, 4, 8, 1, 4, 4,
+		8, 8, 4, 4, 4, 8, 0, 4, 4,
+		0, 0, 4, 4, 4, 8, 1, 4, 4,
+		8, 8, 4, 4, 4, 8, 0, 5, 4,
+		0, 8, 4, 4, 4, 8, 0, 4, 4,
+		0, 1, 2, 3, 4, 5})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, opts := decodeFuzzMesh(data)
 		s := clone(in)
@@ -149,6 +179,16 @@ func checkCanonical(t *testing.T, in, out *Submesh, opts CanonicalOptions, r Can
 			if in.Colors != nil && in.Colors[iv] != out.Colors[ov] {
 				t.Fatalf("triangle %d corner %d: colour changed", tri, k)
 			}
+			if in.Joints != nil && (in.Joints[iv] != out.Joints[ov] || in.Weights[iv] != out.Weights[ov]) {
+				t.Fatalf("triangle %d corner %d: skin influence changed", tri, k)
+			}
+			for m := range in.Morphs {
+				im, om := in.Morphs[m], out.Morphs[m]
+				if posKeyExact(im.Positions[iv]) != posKeyExact(om.Positions[ov]) ||
+					(im.Normals != nil && posKeyExact(im.Normals[iv]) != posKeyExact(om.Normals[ov])) {
+					t.Fatalf("triangle %d corner %d: morph target %d delta changed", tri, k, m)
+				}
+			}
 			if in.Normals != nil {
 				if want, ok := unitVec3(in.Normals[iv]); ok && want != out.Normals[ov] {
 					t.Fatalf("triangle %d corner %d: stored normal %v became %v", tri, k, in.Normals[iv], out.Normals[ov])
@@ -193,6 +233,16 @@ func checkCanonical(t *testing.T, in, out *Submesh, opts CanonicalOptions, r Can
 			t.Fatalf("duplicate vertex %d", v)
 		}
 		seen[k] = true
+	}
+
+	// Streams: skin and morph streams kept, parallel to positions.
+	if (out.Joints == nil) != (in.Joints == nil) || (out.Weights == nil) != (in.Weights == nil) || len(out.Morphs) != len(in.Morphs) {
+		t.Fatalf("skin/morph streams present: joints %v weights %v morphs %d", out.Joints != nil, out.Weights != nil, len(out.Morphs))
+	}
+	for m, om := range out.Morphs {
+		if om.Name != in.Morphs[m].Name || len(om.Positions) != len(out.Positions) || (om.Normals != nil) != (in.Morphs[m].Normals != nil) {
+			t.Fatalf("morph target %d: %q with %d deltas", m, om.Name, len(om.Positions))
+		}
 	}
 
 	// Streams: present as asked, unit, finite.
