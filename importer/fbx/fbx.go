@@ -63,6 +63,9 @@ func Convert(doc *Document, opts Options) (*mesh.Scene, error) {
 			continue
 		}
 		if !opts.IncludeHidden && s.hidden(m) {
+			for _, g := range geoms {
+				used[g] = true
+			}
 			s.warnf("hidden mesh models skipped")
 			continue
 		}
