@@ -85,7 +85,9 @@ func choose(p Part, tol float64) (n, rings int, bound float64, limited bool) {
 		rTube := p.Tube * full
 		var l1, l2 bool
 		n, l1 = pick(segmentsNeeded(rMajor, tol/2), limit)
-		rings, l2 = pick(segmentsNeeded(rTube, tol/2), limit)
+		// The tube's request is half the ring's (what an author's count
+		// draws, ringsFor), so the tube never exceeds it either.
+		rings, l2 = pick(segmentsNeeded(rTube, tol/2), requestCap(p.Segments/2))
 		return n, rings, Sagitta(rMajor, n) + Sagitta(rTube, rings), l1 || l2
 	}
 	return 0, 0, 0, false

@@ -105,7 +105,7 @@ func checkCounts(t *testing.T, name string, p Part, res Result) {
 			t.Errorf("%s: %d latitude bands, want even", name, res.Rings)
 		}
 	case Torus:
-		if res.Rings%4 != 0 || res.Rings > requestCap(p.Segments) {
+		if res.Rings%4 != 0 || res.Rings > requestCap(p.Segments/2) {
 			t.Errorf("%s: %d tube segments", name, res.Rings)
 		}
 	}
@@ -121,7 +121,7 @@ func TestRequestCaps(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if res.Segments > req || res.Segments%4 != 0 || res.Rings > req {
+				if res.Segments > max(req, MinSegments) || res.Segments%4 != 0 || res.Rings > max(req, MinSegments) {
 					t.Errorf("%s request %d: %d×%d segments", k, req, res.Segments, res.Rings)
 				}
 				if !res.Limited || res.Bound <= DefaultTolerance {

@@ -1,0 +1,208 @@
+// Package bake turns a primitive-part catalog (docs/catalog.md) into a
+// static mesh pack: every entry's every state is tessellated at one chord
+// tolerance (package tessellate), merged into one mesh named
+// "<entry>/<state>" with index ranges per material and a bounding sphere,
+// and written as a .smpk (formats/meshpack). The bake reports triangles
+// before (at the authors' segment counts) and after, per entry and in
+// total. Check compares an existing pack with a fresh bake: the seed's
+// "pack equals fresh merge" CI lane.
+//
+// The same catalog and options always give the same bytes.
+package bake
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/meshcook/meshcook/formats/meshpack"
+	"github.com/meshcook/meshcook/mesh"
+	"github.com/meshcook/meshcook/tessellate"
+)
+
+// Options are the bake settings; DefaultOptions is the one place their
+// defaults live.
+type Options struct {
+	// Tolerance is the chord tolerance in metres (tessellate.DefaultTolerance).
+	Tolerance float64
+}
+
+// DefaultOptions returns the defaults: 1.5 mm tolerance.
+func DefaultOptions() Options { return Options{Tolerance: tessellate.DefaultTolerance} }
+
+// Validate rejects a tolerance that is not a positive length up to 1 m.
+func (o Options) Validate() error {
+	if !(o.Tolerance > 0 && o.Tolerance <= 1) {
+		return fmt.Errorf("bake: tolerance %v m outside (0, 1]", o.Tolerance)
+	}
+	return nil
+}
+
+// EntryReport is one baked mesh's line of the report.
+type EntryReport struct {
+	Name            string `json:"name"`
+	Parts           int    `json:"parts"`
+	Vertices        int    `json:"vertices"`
+	TrianglesBefore int    `json:"triangles_before"`
+	TrianglesAfter  int    `json:"triangles_after"`
+	// LimitedParts counts parts whose requested segments were too few for
+	// the tolerance (they keep the request).
+	LimitedParts int `json:"limited_parts"`
+}
+
+// Report is what a bake did.
+type Report struct {
+	Tolerance       float64       `json:"tolerance"`
+	Entries         []EntryReport `json:"entries"`
+	TrianglesBefore int           `json:"triangles_before"`
+	TrianglesAfter  int           `json:"triangles_after"`
+	// Reduction is TrianglesBefore / TrianglesAfter (2 means half as many).
+	Reduction float64 `json:"reduction"`
+	// MaxBound is the largest error bound of any part, in metres; above
+	// Tolerance only when some part was limited by its request.
+	MaxBound     float64 `json:"max_bound"`
+	LimitedParts int     `json:"limited_parts"`
+}
+
+// Bake reads the catalog at path and returns the pack file bytes (one zstd
+// frame) and the report. The bytes have been decoded back and validated by
+// formats/meshpack before they are returned.
+func Bake(ctx context.Context, catalogPath string, opts Options) ([]byte, Report, error) {
+	c, err := LoadCatalog(catalogPath)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	p, rep, err := BakeCatalog(ctx, c, opts)
+	if err != nil {
+		return nil, rep, err
+	}
+	b, err := meshpack.Marshal(p)
+	if err != nil {
+		return nil, rep, fmt.Errorf("bake: %s: %w", catalogPath, err)
+	}
+	// Payload validation: read every byte back before anyone writes it.
+	if _, err := meshpack.Decode(b); err != nil {
+		return nil, rep, fmt.Errorf("bake: %s: written pack does not read back: %w", catalogPath, err)
+	}
+	return b, rep, nil
+}
+
+// LoadCatalog reads and validates the catalog file at path.
+func LoadCatalog(path string) (*Catalog, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("bake: %w", err)
+	}
+	defer f.Close()
+	c, err := ParseCatalog(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// BakeCatalog tessellates and merges every entry and state of c, in
+// catalog order.
+func BakeCatalog(ctx context.Context, c *Catalog, opts Options) (*meshpack.Pack, Report, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, Report{}, err
+	}
+	rep := Report{Tolerance: opts.Tolerance}
+	p := &meshpack.Pack{Family: meshpack.Static}
+	for _, e := range c.Entries {
+		for _, s := range e.States {
+			if err := ctx.Err(); err != nil {
+				return nil, rep, fmt.Errorf("bake: %w", err)
+			}
+			name := e.Name + "/" + s.Name
+			entry, er, err := merge(name, s.Parts, opts)
+			if err != nil {
+				return nil, rep, err
+			}
+			p.Entries = append(p.Entries, entry)
+			rep.Entries = append(rep.Entries, er.EntryReport)
+			rep.TrianglesBefore += er.TrianglesBefore
+			rep.TrianglesAfter += er.TrianglesAfter
+			rep.LimitedParts += er.LimitedParts
+			rep.MaxBound = math.Max(rep.MaxBound, er.maxBound)
+		}
+	}
+	if rep.TrianglesAfter > 0 {
+		rep.Reduction = float64(rep.TrianglesBefore) / float64(rep.TrianglesAfter)
+	}
+	return p, rep, nil
+}
+
+type mergeReport struct {
+	EntryReport
+	maxBound float64
+}
+
+// merge tessellates parts and merges them into one pack entry: vertices in
+// part order, triangles grouped by material id (ascending), one range per
+// material present, and a bounding sphere holding every vertex. Vertex
+// material is (material id, palette slot, timber 0/1, 0).
+func merge(name string, parts []Part, opts Options) (meshpack.Entry, mergeReport, error) {
+	rep := mergeReport{EntryReport: EntryReport{Name: name, Parts: len(parts)}}
+	e := meshpack.Entry{Name: name}
+	byMaterial := map[int][]uint32{}
+	var positions []mesh.Vec3
+	for i, part := range parts {
+		res, err := tessellate.Tessellate(part.Shape, tessellate.Options{Tolerance: opts.Tolerance})
+		if err != nil {
+			return e, rep, fmt.Errorf("bake: %s: part %d %q: %w", name, i, part.Name, err)
+		}
+		before, err := tessellate.TessellateAt(part.Shape, part.Shape.Segments)
+		if err != nil {
+			return e, rep, fmt.Errorf("bake: %s: part %d %q: %w", name, i, part.Name, err)
+		}
+		rep.TrianglesBefore += before.TriangleCount()
+		rep.TrianglesAfter += res.TriangleCount()
+		rep.maxBound = math.Max(rep.maxBound, res.Bound)
+		if res.Limited {
+			rep.LimitedParts++
+		}
+		base := uint32(len(e.Static))
+		if uint64(base)+uint64(len(res.Positions)) > math.MaxUint32 {
+			return e, rep, fmt.Errorf("bake: %s: more than 2^32 vertices", name)
+		}
+		timber := float32(0)
+		if part.Shape.Timber {
+			timber = 1
+		}
+		for k := range res.Positions {
+			e.Static = append(e.Static, meshpack.StaticVertex{
+				Position: res.Positions[k],
+				Normal:   res.Normals[k],
+				TexCoord: res.UVs[k],
+				Color:    part.Color,
+				Material: [4]float32{float32(part.Material), float32(part.Palette), timber, 0},
+			})
+		}
+		positions = append(positions, res.Positions...)
+		idx := byMaterial[part.Material]
+		for _, x := range res.Indices {
+			idx = append(idx, base+x)
+		}
+		byMaterial[part.Material] = idx
+	}
+	ids := make([]int, 0, len(byMaterial))
+	for id := range byMaterial {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		idx := byMaterial[id]
+		if len(idx) == 0 {
+			continue
+		}
+		e.Ranges = append(e.Ranges, meshpack.Range{FirstIndex: uint32(len(e.Indices)), IndexCount: uint32(len(idx))})
+		e.Indices = append(e.Indices, idx...)
+	}
+	c, r := mesh.BoundingSphere(positions, nil)
+	e.Bounds = meshpack.Sphere{Center: c, Radius: r}
+	rep.Vertices = len(e.Static)
+	return e, rep, nil
+}
