@@ -144,7 +144,11 @@ func Refresh(src []byte, name string, opts RefreshOptions) ([]byte, Report, erro
 				}
 			}
 		}
-		m, err := dc.mesh(d, dc.doc.Path+"/"+d.Name)
+		vpath := dc.doc.Path
+		if len(f.Decls) > 1 {
+			vpath += "/" + d.Name
+		}
+		m, err := dc.mesh(d, vpath)
 		if err != nil {
 			return nil, rep, err
 		}
