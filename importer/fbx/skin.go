@@ -2,8 +2,13 @@ package fbx
 
 // Skinning: Skin deformers (children of a Geometry) own Clusters; each
 // Cluster names one bone Model and lists control point Indexes with their
-// Weights, plus Transform (the mesh's world matrix at bind time) and
-// TransformLink (the bone's world matrix at bind time).
+// Weights, plus TransformLink (the bone's world matrix at bind time) and
+// Transform. The FBX SDK's API presents Transform as the mesh's world
+// matrix at bind time, but the file stores it in bone space, already
+// multiplied by inverse(TransformLink) (Blender's exporter says so in a
+// comment, ufbx reads it as mesh-node-to-bone, and the corpus's files agree):
+// the stored matrix is the geometry-to-bone matrix
+// inverse(TransformLink) × Transform(world).
 //
 // Joints are the cluster bones in order of first appearance over the
 // scene; a joint's parent is its nearest ancestor Model that is also a
@@ -13,13 +18,13 @@ package fbx
 //
 //	bind global   G  = C · TransformLink · C⁻¹
 //	bind local       = G(parent)⁻¹ · G, stored as T, R, S
-//	inverse bind  IB = C · TransformLink⁻¹ · Transform · M⁻¹ · C⁻¹
+//	inverse bind  IB = C · Transform(stored) · M⁻¹ · C⁻¹
 //
-// so IB maps an output position to the joint's bind space, and at bind
-// time G · IB is the identity on the mesh (the FBX SDK's
-// geometry-to-bone = TransformLink⁻¹ · Transform). A joint used by several
-// meshes keeps the first inverse bind. A missing TransformLink falls back to
-// the BindPose matrix, then to the bone's current world transform.
+// so at bind time G · IB maps each output position to itself (tested on
+// the corpus). A joint used by several meshes keeps the first inverse
+// bind. A missing TransformLink falls back to the BindPose matrix, then to
+// the bone's current world transform; a missing Transform to
+// inverse(TransformLink) · M.
 
 import (
 	"cmp"
@@ -105,11 +110,6 @@ func (s *scene) skin(gobj *object, g *geom, bake, conv mesh.Mat4, sb *skeletonBu
 			sb.index[bone] = j
 			sb.bones = append(sb.bones, bone)
 		}
-		tv, _ := cl.node.Child("Transform").Floats(16)
-		transform, ok := matrix16(tv)
-		if !ok {
-			transform = bake // the mesh at bind time is where it is now
-		}
 		lv, _ := cl.node.Child("TransformLink").Floats(16)
 		link, ok := matrix16(lv)
 		if !ok {
@@ -119,9 +119,14 @@ func (s *scene) skin(gobj *object, g *geom, bake, conv mesh.Mat4, sb *skeletonBu
 				link = s.world(bone)
 			}
 		}
+		tv, _ := cl.node.Child("Transform").Floats(16)
+		toBone, ok := matrix16(tv)
+		if !ok {
+			toBone = inverse(link).Mul(bake) // the mesh at bind time is where it is now
+		}
 		if _, has := sb.link[bone]; !has {
 			sb.link[bone] = link
-			sb.invBind[bone] = conv.Mul(inverse(link)).Mul(transform).Mul(bakeInv).Mul(convInv)
+			sb.invBind[bone] = conv.Mul(toBone).Mul(bakeInv).Mul(convInv)
 		}
 		idx, ok1 := cl.node.Child("Indexes").Ints(s.opts.MaxCorners)
 		w, ok2 := cl.node.Child("Weights").Floats(s.opts.MaxCorners)
