@@ -90,7 +90,7 @@ func buildWorld(t testing.TB) *testWorld {
 			{Kind: SkinnedMesh, Handle: 0, Payload: &locs[2]},
 			{Kind: Mesh, Handle: 2, Payload: &locs[3]},
 		},
-		SceneGroups: []SceneGroup{{Scene: 900, Resources: []ResourceRef{{Mesh, 2}}, Defs: []AssetID{200}}},
+		SceneGroups:   []SceneGroup{{Scene: 900, Resources: []ResourceRef{{Mesh, 2}}, Defs: []AssetID{200}}},
 		PhysicsBudget: &PhysicsBudgetRecord{Fixed: 1, Dynamic: 2, SpawnHeadroom: 16},
 	}
 	for h, m := range w.static {
