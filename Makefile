@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build test vet lint bench fuzz samples cook-samples clean
+.PHONY: all build test vet lint bench bench-compare fuzz samples cook-samples clean
 
 all: build test
 
@@ -20,6 +20,11 @@ lint: vet
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Side-by-side with meshoptimizer (npm, WASM); needs node and ../shared/corpus.
+bench-compare:
+	npm ci --prefix bench/compare --no-audit --no-fund
+	$(GO) run ./bench/compare $(COMPARE_FLAGS)
 
 # Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
 fuzz:

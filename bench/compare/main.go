@@ -1,0 +1,485 @@
+// Command compare runs meshcook's algorithms and meshoptimizer's (the npm
+// package's WASM build, through node) on the same meshes and prints a
+// side-by-side table. `make bench-compare` installs the pinned npm package
+// and runs it; it needs ../shared/corpus for the real meshes.
+//
+// Every number for both tools is computed by the same Go code from each
+// tool's own output (meshlets, bounds, index buffers); times are medians of
+// several runs after a warm-up, meshcook's on one core (GOMAXPROCS=1)
+// unless the column says -j 2.
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/meshcook/meshcook/internal/geomerr"
+	"github.com/meshcook/meshcook/meshlet"
+	"github.com/meshcook/meshcook/simplify"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	corpus string
+	dir    string // this folder (for meshopt.mjs and node_modules)
+	runs   int
+	quick  bool
+	only   string
+}
+
+func run(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	var cfg config
+	fs.StringVar(&cfg.corpus, "corpus", "../shared/corpus", "shared corpus folder")
+	fs.StringVar(&cfg.dir, "dir", "bench/compare", "folder holding meshopt.mjs and its node_modules")
+	fs.IntVar(&cfg.runs, "runs", 5, "timed runs per measurement (median reported)")
+	fs.BoolVar(&cfg.quick, "quick", false, "skip the generated ~1M-triangle mesh")
+	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache or simplify")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(cfg.dir, "node_modules", "meshoptimizer")); err != nil {
+		return fmt.Errorf("meshoptimizer npm package not installed in %s (run `make bench-compare`): %w", cfg.dir, err)
+	}
+	meshes, err := loadMeshes(cfg)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "meshcook-compare-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	fmt.Fprintf(stdout, "meshcook vs meshoptimizer 1.3.0 (WASM, node %s); %s, %d CPUs; median of %d runs\n\n",
+		nodeVersion(), runtime.Version(), runtime.NumCPU(), cfg.runs)
+	sections := []struct {
+		name string
+		fn   func(config, []*benchMesh, string, io.Writer) error
+	}{{"meshlets", compareMeshlets}, {"vcache", compareVcache}, {"simplify", compareSimplify}}
+	for _, sec := range sections {
+		if cfg.only != "" && cfg.only != sec.name {
+			continue
+		}
+		if err := sec.fn(cfg, meshes, tmp, stdout); err != nil {
+			return fmt.Errorf("%s: %w", sec.name, err)
+		}
+	}
+	return nil
+}
+
+// simplifyWeight is the normal weight both simplifiers get in the
+// with-attributes rows.
+const simplifyWeight = 0.5
+
+// hausdorffSamples is how many area-weighted points per surface the error
+// metric adds to the vertices.
+const hausdorffSamples = 20000
+
+func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) error {
+	fmt.Fprintf(w, "\n## Simplification (error limit 1 = unconstrained, so both reach the target; error = sampled symmetric Hausdorff distance to LOD0 / bbox diagonal)\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "mesh\tattrs\tratio\ttool\ttris\terror\tms\t")
+	for _, m := range meshes {
+		meshPath := filepath.Join(tmp, m.name+".bin")
+		if err := writeMeshBin(meshPath, m); err != nil {
+			return err
+		}
+		diag := geomerr.Extent(m.positions, m.indices)
+		for _, withAttrs := range []bool{false, true} {
+			for _, frac := range []float64{0.5, 0.25, 0.1} {
+				target := int(float64(len(m.indices)/3)*frac) * 3
+				var attrs simplify.Attributes
+				op := []string{"simplify", fmt.Sprint(target), "1"}
+				opts := simplify.Options{TargetIndexCount: target, TargetError: 1}
+				if withAttrs {
+					attrs.Normals = m.normals()
+					opts.AttributeWeights = simplify.Weights{Normal: simplifyWeight}
+					op = []string{"simplify-attr", fmt.Sprint(target), "1", fmt.Sprint(simplifyWeight)}
+				}
+				prev := runtime.GOMAXPROCS(1)
+				res, ms := median(cfg.runs, func() simplify.Result {
+					r, err := simplify.Simplify(m.indices, m.positions, attrs, opts)
+					if err != nil {
+						panic(err) // benchmark driver: a simplify error is a bug to see loudly
+					}
+					return r
+				})
+				runtime.GOMAXPROCS(prev)
+				info, b, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".simp"), op...)
+				if err != nil {
+					return err
+				}
+				rd := &reader{b: b}
+				theirs := make([]uint32, rd.u32())
+				for i := range theirs {
+					theirs[i] = rd.u32()
+				}
+				if rd.err != nil {
+					return rd.err
+				}
+				eo := geomerr.Hausdorff(m.positions, m.indices, m.positions, res.Indices, hausdorffSamples) / diag
+				et := geomerr.Hausdorff(m.positions, m.indices, m.positions, theirs, hausdorffSamples) / diag
+				attr := "no"
+				if withAttrs {
+					attr = "normals"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\tmeshcook\t%d\t%.5f\t%.1f\t\n", m.name, attr, frac, len(res.Indices)/3, eo, ms)
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\tmeshopt\t%d\t%.5f\t%.1f\t\n", m.name, attr, frac, len(theirs)/3, et, info["ms"])
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\tratio\t%s\t%s\t%s\t\n", m.name, attr, frac,
+					ratio(float64(len(res.Indices)), float64(len(theirs))), ratio(eo, et), ratio(ms, info["ms"]))
+			}
+		}
+	}
+	return tw.Flush()
+}
+
+func nodeVersion() string {
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func loadMeshes(cfg config) ([]*benchMesh, error) {
+	bunny, err := loadOBJ(filepath.Join(cfg.corpus, "large", "bunny_npm", "bunny.obj"))
+	if err != nil {
+		return nil, err
+	}
+	helmet, err := loadGLTF(filepath.Join(cfg.corpus, "gltf", "FlightHelmet", "FlightHelmet.gltf"))
+	if err != nil {
+		return nil, err
+	}
+	meshes := []*benchMesh{bunny, helmet}
+	if !cfg.quick {
+		meshes = append(meshes, subdivideDisplaced(bunny, 4))
+	}
+	return meshes, nil
+}
+
+// median runs fn once to warm up, then runs times, and returns the median
+// wall time in ms and the last result.
+func median[T any](runs int, fn func() T) (T, float64) {
+	res := fn()
+	ms := make([]float64, runs)
+	for i := range ms {
+		t0 := time.Now()
+		res = fn()
+		ms[i] = float64(time.Since(t0).Microseconds()) / 1000
+	}
+	sort.Float64s(ms)
+	return res, ms[len(ms)/2]
+}
+
+// meshopt runs one meshopt.mjs operation and returns its JSON line and the
+// bytes it wrote.
+func meshopt(cfg config, meshPath, outPath string, op ...string) (map[string]float64, []byte, error) {
+	cmd := exec.Command("node", append([]string{filepath.Join(cfg.dir, "meshopt.mjs"), meshPath, outPath}, op...)...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("BENCH_RUNS=%d", cfg.runs))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, nil, fmt.Errorf("node meshopt.mjs %v: %w", op, err)
+	}
+	var info map[string]float64
+	if err := json.Unmarshal(out, &info); err != nil {
+		return nil, nil, fmt.Errorf("node meshopt.mjs %v: %w: %s", op, err, out)
+	}
+	b, err := os.ReadFile(outPath)
+	return info, b, err
+}
+
+// meshletSet is one tool's meshlets in a tool-neutral form.
+type meshletSet struct {
+	count      int
+	tris       []int
+	verts      []int
+	radius     []float64
+	coneAxis   [][3]float64
+	coneCutoff []float64
+	triangles  [][3]uint32 // global vertex indices, for the coverage check
+}
+
+func fromMeshcook(r meshlet.Result, b []meshlet.Bounds) meshletSet {
+	s := meshletSet{count: len(r.Meshlets)}
+	for i, m := range r.Meshlets {
+		s.tris = append(s.tris, int(m.TriangleCount))
+		s.verts = append(s.verts, int(m.VertexCount))
+		s.radius = append(s.radius, float64(b[i].Radius))
+		s.coneAxis = append(s.coneAxis, [3]float64{float64(b[i].ConeAxis[0]), float64(b[i].ConeAxis[1]), float64(b[i].ConeAxis[2])})
+		s.coneCutoff = append(s.coneCutoff, float64(b[i].ConeCutoff))
+		for t := uint32(0); t < m.TriangleCount; t++ {
+			o := 3 * (m.TriangleOffset + t)
+			s.triangles = append(s.triangles, [3]uint32{
+				r.Vertices[m.VertexOffset+uint32(r.Triangles[o])],
+				r.Vertices[m.VertexOffset+uint32(r.Triangles[o+1])],
+				r.Vertices[m.VertexOffset+uint32(r.Triangles[o+2])]})
+		}
+	}
+	return s
+}
+
+// fromMeshopt parses meshopt.mjs's meshlets output.
+func fromMeshopt(b []byte) (meshletSet, error) {
+	rd := &reader{b: b}
+	n := int(rd.u32())
+	ml := make([][4]uint32, n)
+	for i := range ml {
+		for k := 0; k < 4; k++ {
+			ml[i][k] = rd.u32()
+		}
+	}
+	verts := make([]uint32, rd.u32())
+	for i := range verts {
+		verts[i] = rd.u32()
+	}
+	tris := rd.bytes(int(rd.u32()))
+	s := meshletSet{count: n}
+	for i := 0; i < n && rd.err == nil; i++ {
+		vo, to, vn, tn := ml[i][0], ml[i][1], ml[i][2], ml[i][3]
+		var f [8]float64
+		for k := range f {
+			f[k] = float64(math.Float32frombits(rd.u32()))
+		}
+		s.tris = append(s.tris, int(tn))
+		s.verts = append(s.verts, int(vn))
+		s.radius = append(s.radius, f[3])
+		s.coneAxis = append(s.coneAxis, [3]float64{f[4], f[5], f[6]})
+		s.coneCutoff = append(s.coneCutoff, f[7])
+		for t := uint32(0); t < tn; t++ {
+			o := to + 3*t
+			if int(o+2) >= len(tris) || int(vo+vn) > len(verts) {
+				return s, errors.New("meshopt output out of range")
+			}
+			s.triangles = append(s.triangles, [3]uint32{verts[vo+uint32(tris[o])], verts[vo+uint32(tris[o+1])], verts[vo+uint32(tris[o+2])]})
+		}
+	}
+	return s, rd.err
+}
+
+type reader struct {
+	b   []byte
+	o   int
+	err error
+}
+
+func (r *reader) u32() uint32 {
+	if r.err != nil || r.o+4 > len(r.b) {
+		r.err = io.ErrUnexpectedEOF
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.b[r.o:])
+	r.o += 4
+	return v
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil || r.o+n > len(r.b) {
+		r.err = io.ErrUnexpectedEOF
+		return nil
+	}
+	v := r.b[r.o : r.o+n]
+	r.o += n
+	return v
+}
+
+// coversExactly reports whether the meshlets hold each input triangle once
+// (as a rotation of its corners, so winding is kept).
+func coversExactly(s meshletSet, indices []uint32) bool {
+	canon := func(t [3]uint32) [3]uint32 {
+		for t[0] > t[1] || t[0] > t[2] {
+			t = [3]uint32{t[1], t[2], t[0]}
+		}
+		return t
+	}
+	count := map[[3]uint32]int{}
+	for i := 0; i+2 < len(indices); i += 3 {
+		count[canon([3]uint32{indices[i], indices[i+1], indices[i+2]})]++
+	}
+	for _, t := range s.triangles {
+		count[canon(t)]--
+	}
+	for _, c := range count {
+		if c != 0 {
+			return false
+		}
+	}
+	return len(s.triangles) == len(indices)/3
+}
+
+// viewDirections are 64 fixed pseudo-random unit vectors (seeded).
+func viewDirections() [][3]float64 {
+	r := rand.New(rand.NewSource(64))
+	var out [][3]float64
+	for len(out) < 64 {
+		v := [3]float64{r.Float64()*2 - 1, r.Float64()*2 - 1, r.Float64()*2 - 1}
+		l := math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])
+		if l > 0.1 && l <= 1 {
+			out = append(out, [3]float64{v[0] / l, v[1] / l, v[2] / l})
+		}
+	}
+	return out
+}
+
+// culledFraction is the fraction of meshlets the cone test rejects for a
+// distant camera looking along d (the apex-free test's limit:
+// dot(d, axis) >= cutoff), averaged over the fixed directions.
+func culledFraction(s meshletSet) float64 {
+	if s.count == 0 {
+		return 0
+	}
+	dirs := viewDirections()
+	culled := 0
+	for _, d := range dirs {
+		for i := 0; i < s.count; i++ {
+			a := s.coneAxis[i]
+			if s.coneCutoff[i] < 1 && d[0]*a[0]+d[1]*a[1]+d[2]*a[2] >= s.coneCutoff[i] {
+				culled++
+			}
+		}
+	}
+	return float64(culled) / float64(len(dirs)*s.count)
+}
+
+func mean(xs []int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return float64(s) / float64(len(xs))
+}
+
+func meanF(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", a/b)
+}
+
+func compareMeshlets(cfg config, meshes []*benchMesh, tmp string, w io.Writer) error {
+	opts := meshlet.DefaultOptions() // 64 / 124, cone weight 0.25
+	fmt.Fprintf(w, "## Meshlets (%d/%d, cone weight %g)\n\n", opts.MaxVertices, opts.MaxTriangles, opts.ConeWeight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "mesh\ttris\ttool\tmeshlets\tavg tris\tavg verts\tmean radius\tcone-culled\tms\tms -j 2\tvalid\t")
+	for _, m := range meshes {
+		meshPath := filepath.Join(tmp, m.name+".bin")
+		if err := writeMeshBin(meshPath, m); err != nil {
+			return err
+		}
+		prev := runtime.GOMAXPROCS(1)
+		res, ms1 := median(cfg.runs, func() meshlet.Result {
+			r, err := meshlet.Build(m.indices, m.positions, opts)
+			if err != nil {
+				panic(err) // benchmark driver: a build error is a bug to see loudly
+			}
+			return r
+		})
+		runtime.GOMAXPROCS(2)
+		_, ms2 := median(cfg.runs, func() meshlet.Result { r, _ := meshlet.Build(m.indices, m.positions, opts); return r })
+		runtime.GOMAXPROCS(prev)
+		ours := fromMeshcook(res, meshlet.ComputeAllBounds(res, m.positions))
+
+		info, b, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".meshlets"), "meshlets",
+			fmt.Sprint(opts.MaxVertices), fmt.Sprint(opts.MaxTriangles), fmt.Sprint(opts.ConeWeight))
+		if err != nil {
+			return err
+		}
+		theirs, err := fromMeshopt(b)
+		if err != nil {
+			return err
+		}
+		row := func(tool string, s meshletSet, ms float64, ms2 string) {
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.2f\t%.2f\t%.5g\t%.4f\t%.1f\t%s\t%v\t\n", m.name, len(m.indices)/3, tool,
+				s.count, mean(s.tris), mean(s.verts), meanF(s.radius), culledFraction(s), ms, ms2, coversExactly(s, m.indices))
+		}
+		row("meshcook", ours, ms1, fmt.Sprintf("%.1f", ms2))
+		row("meshopt", theirs, info["ms"], "-")
+		fmt.Fprintf(tw, "%s\t\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\n", m.name, "ratio",
+			ratio(float64(ours.count), float64(theirs.count)), ratio(mean(ours.tris), mean(theirs.tris)),
+			ratio(mean(ours.verts), mean(theirs.verts)), ratio(meanF(ours.radius), meanF(theirs.radius)),
+			ratio(culledFraction(ours), culledFraction(theirs)), ratio(ms1, info["ms"]), ratio(ms2, info["ms"]))
+	}
+	return tw.Flush()
+}
+
+func compareVcache(cfg config, meshes []*benchMesh, tmp string, w io.Writer) error {
+	fmt.Fprintf(w, "\n## Vertex cache (ACMR/ATVR at a 16-entry FIFO; input triangles shuffled first)\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "mesh\ttool\tACMR\tATVR\tms\t")
+	for _, m := range meshes {
+		// Shuffle triangles so neither tool benefits from the source order.
+		shuffled := &benchMesh{name: m.name + "-shuffled", positions: m.positions, indices: append([]uint32(nil), m.indices...)}
+		r := rand.New(rand.NewSource(7))
+		n := len(shuffled.indices) / 3
+		r.Shuffle(n, func(i, j int) {
+			for k := 0; k < 3; k++ {
+				shuffled.indices[3*i+k], shuffled.indices[3*j+k] = shuffled.indices[3*j+k], shuffled.indices[3*i+k]
+			}
+		})
+		meshPath := filepath.Join(tmp, shuffled.name+".bin")
+		if err := writeMeshBin(meshPath, shuffled); err != nil {
+			return err
+		}
+		vc := len(m.positions)
+		prev := runtime.GOMAXPROCS(1)
+		ours, ms := median(cfg.runs, func() []uint32 { return meshlet.OptimizeVertexCache(shuffled.indices, vc) })
+		runtime.GOMAXPROCS(prev)
+		info, b, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".vcache"), "vcache")
+		if err != nil {
+			return err
+		}
+		rd := &reader{b: b}
+		theirs := make([]uint32, rd.u32())
+		for i := range theirs {
+			theirs[i] = rd.u32()
+		}
+		if rd.err != nil {
+			return rd.err
+		}
+		theirVC := 0
+		for _, v := range theirs {
+			theirVC = max(theirVC, int(v)+1)
+		}
+		a := meshlet.AnalyzeVertexCache(ours, vc, 16)
+		bst := meshlet.AnalyzeVertexCache(theirs, theirVC, 16)
+		fmt.Fprintf(tw, "%s\tmeshcook\t%.4f\t%.4f\t%.1f\t\n", m.name, a.ACMR, a.ATVR, ms)
+		fmt.Fprintf(tw, "%s\tmeshopt\t%.4f\t%.4f\t%.1f\t\n", m.name, bst.ACMR, bst.ATVR, info["ms"])
+		fmt.Fprintf(tw, "%s\tratio\t%s\t%s\t%s\t\n", m.name, ratio(a.ACMR, bst.ACMR), ratio(a.ATVR, bst.ATVR), ratio(ms, info["ms"]))
+	}
+	return tw.Flush()
+}
