@@ -34,7 +34,8 @@ func componentSize(ct qgltf.ComponentType) int {
 }
 
 // componentCount is the component count of the accessor types we read
-// (SCALAR and VECn); 0 for matrices, which no attribute we import uses.
+// (SCALAR, VECn, and MAT4 for inverse bind matrices, whose float columns
+// need no padding); 0 for the other matrices, which we never read.
 func componentCount(t qgltf.AccessorType) int {
 	switch t {
 	case qgltf.AccessorScalar:
@@ -45,6 +46,8 @@ func componentCount(t qgltf.AccessorType) int {
 		return 3
 	case qgltf.AccessorVec4:
 		return 4
+	case qgltf.AccessorMat4:
+		return 16
 	}
 	return 0
 }

@@ -26,6 +26,12 @@ const (
 	// DefaultMaxSubmeshes bounds the Scene's submesh count: far above any
 	// real asset, far below what node × primitive instancing can reach.
 	DefaultMaxSubmeshes = 1 << 20
+	// DefaultMaxAnimationKeys bounds the keys summed over every animation
+	// channel (a long motion-capture clip at 120 Hz for 100 joints and
+	// three paths is about 4·10⁶ keys an hour).
+	DefaultMaxAnimationKeys = 1 << 26
+	// DefaultMaxImageBytes bounds one image's encoded size.
+	DefaultMaxImageBytes = 1 << 28
 )
 
 // ErrUnsupportedExtension is wrapped by the error returned for a document
@@ -50,6 +56,12 @@ type Options struct {
 	// MaxSubmeshes caps the number of submeshes. Zero or negative means
 	// DefaultMaxSubmeshes.
 	MaxSubmeshes int
+	// MaxAnimationKeys caps the keys of all animation channels together.
+	// Zero or negative means DefaultMaxAnimationKeys.
+	MaxAnimationKeys int
+	// MaxImageBytes caps the encoded size of each image loaded into
+	// Image.Data. Zero or negative means DefaultMaxImageBytes.
+	MaxImageBytes int
 }
 
 // orDefault returns v, or def when v is not positive.
@@ -112,6 +124,10 @@ func decode(data []byte, fsys fs.FS, dir, display string, opts Options) (scene *
 		indicesLeft:  maxIndices,
 		maxVerts:     maxVerts,
 		maxIndices:   maxIndices,
+		morphLeft:    maxVerts,
+		keysLeft:     orDefault(opts.MaxAnimationKeys, DefaultMaxAnimationKeys),
+		maxKeys:      orDefault(opts.MaxAnimationKeys, DefaultMaxAnimationKeys),
+		maxImage:     orDefault(opts.MaxImageBytes, DefaultMaxImageBytes),
 	}
 	scene, err = im.run(data)
 	if err != nil {
@@ -130,11 +146,18 @@ type importer struct {
 	maxVerts, maxIndices   int
 	maxSubmeshes           int
 	vertsLeft, indicesLeft int
+	morphLeft              int // morph deltas (vertices × targets) still allowed
+	keysLeft, maxKeys      int // animation keys
+	maxImage               int // bytes per image
+
+	skin *skinInfo // exported skin (skin 0), nil when none
 
 	prims        map[primKey]*localPrim // decoded primitives awaiting instancing
 	usesLeft     []int                  // per mesh: node instances still to emit
 	skippedLines int                    // POINTS/LINES/LINE_LOOP/LINE_STRIP primitives skipped
 	truncated    int                    // primitives whose index count was not a multiple of 3
+	otherSkins   int                    // mesh nodes bound to a skin other than 0, imported as static
+	unskinned    int                    // skinned primitives without JOINTS_0, bound to joint 0
 }
 
 // run imports the file bytes into a Scene.
@@ -166,12 +189,29 @@ func (im *importer) run(data []byte) (*mesh.Scene, error) {
 	if scene.Materials, err = im.materials(); err != nil {
 		return nil, err
 	}
-	// nodes → submeshes
-	insts, err := im.instances()
+	if err := im.imageData(scene.Images, scene.Materials); err != nil {
+		return nil, err
+	}
+	// skeleton, nodes → submeshes, animations
+	parent, err := im.parents()
+	if err != nil {
+		return nil, err
+	}
+	if im.skin, err = im.skeleton(parent); err != nil {
+		return nil, err
+	}
+	if im.skin != nil {
+		scene.Skeleton = im.skin.skel
+	}
+	insts, err := im.instances(parent)
 	if err != nil {
 		return nil, err
 	}
 	if scene.Submeshes, err = im.submeshes(insts); err != nil {
+		return nil, err
+	}
+	var animWarnings []string
+	if scene.Animations, animWarnings, err = im.animations(); err != nil {
 		return nil, err
 	}
 	if im.skippedLines > 0 {
@@ -180,6 +220,13 @@ func (im *importer) run(data []byte) (*mesh.Scene, error) {
 	if im.truncated > 0 {
 		scene.Warnings = append(scene.Warnings, fmt.Sprintf("dropped trailing indices of %d primitives whose index count is not a multiple of 3", im.truncated))
 	}
+	if n := len(im.doc.Skins); n > 1 {
+		scene.Warnings = append(scene.Warnings, fmt.Sprintf("exported skin 0 only, ignored %d other skins (%d mesh nodes bound to them imported as static meshes)", n-1, im.otherSkins))
+	}
+	if im.unskinned > 0 {
+		scene.Warnings = append(scene.Warnings, fmt.Sprintf("bound %d skinned primitives without JOINTS_0 rigidly to joint 0", im.unskinned))
+	}
+	scene.Warnings = append(scene.Warnings, animWarnings...)
 	return scene, nil
 }
 

@@ -350,7 +350,9 @@ func TestRootsWithoutDefaultScene(t *testing.T) {
 }
 
 // Materials keep source order and glTF defaults; textures resolve to image
-// indices; image URIs are kept only for external files.
+// indices; image URIs are kept only for external files; the bytes of every
+// image a material references are loaded (buffer view, file), the others'
+// are not.
 func TestMaterialsAndImages(t *testing.T) {
 	b := newBuilder()
 	b.node(obj{"mesh": b.mesh("", quad(b))})
@@ -373,7 +375,12 @@ func TestMaterialsAndImages(t *testing.T) {
 			"alphaMode":        "MASK", "alphaCutoff": 0.3, "doubleSided": true},
 		{"alphaMode": "BLEND"},
 	}
-	s := mustGLB(t, b)
+	fsys := fstest.MapFS{"x.glb": {Data: b.glb(t)}, "tex/a b.png": {Data: []byte("png bytes")}}
+	s, err := Decode(fsys, "x.glb", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkScene(t, "x.glb", s)
 	if len(s.Materials) != 3 || s.Materials[0] != mesh.DefaultMaterial() {
 		t.Fatalf("materials %+v", s.Materials)
 	}
@@ -389,8 +396,8 @@ func TestMaterialsAndImages(t *testing.T) {
 	if s.Materials[2].AlphaMode != mesh.AlphaBlend {
 		t.Errorf("material 2 alpha mode %d", s.Materials[2].AlphaMode)
 	}
-	wantImages := []mesh.Image{{Name: "A", URI: "tex/a%20b.png"}, {MimeType: "image/png"}, {MimeType: "image/jpeg"}}
-	if !slices.Equal(s.Images, wantImages) {
+	wantImages := []mesh.Image{{Name: "A", URI: "tex/a%20b.png", Data: []byte("png bytes")}, {MimeType: "image/png"}, {MimeType: "image/jpeg", Data: []byte{1, 2, 3, 4}}}
+	if !reflect.DeepEqual(s.Images, wantImages) {
 		t.Errorf("images %+v, want %+v", s.Images, wantImages)
 	}
 }

@@ -2,6 +2,7 @@ package gltf
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 
 	qgltf "github.com/qmuntal/gltf"
@@ -123,4 +124,61 @@ func (im *importer) textureImage(t int) (int, error) {
 		return -1, fmt.Errorf("texture %d: image %d does not exist", t, *src)
 	}
 	return *src, nil
+}
+
+// imageData loads the encoded bytes of every image a material texture
+// references into Image.Data: from its buffer view, its data URI, or its
+// file inside the source's folder (the same refusal of paths that leave it
+// as for buffers). Each image is bounded by Options.MaxImageBytes, checked
+// on the file's size before it is read.
+func (im *importer) imageData(images []mesh.Image, materials []mesh.Material) error {
+	used := make([]bool, len(images))
+	for _, m := range materials {
+		for _, t := range []int{m.BaseColorTexture, m.MetallicRoughnessTexture, m.NormalTexture, m.OcclusionTexture, m.EmissiveTexture} {
+			if t >= 0 && t < len(used) {
+				used[t] = true
+			}
+		}
+	}
+	for i, img := range im.doc.Images {
+		if !used[i] {
+			continue
+		}
+		var (
+			data []byte
+			err  error
+		)
+		switch {
+		case img.URI == "" && img.BufferView == nil:
+			return fmt.Errorf("image %d: neither uri nor bufferView", i)
+		case img.URI == "":
+			var view []byte
+			if view, _, err = im.view(*img.BufferView); err == nil && len(view) <= im.maxImage {
+				data = append([]byte(nil), view...)
+			}
+		case isDataURI(img.URI):
+			data, _, err = decodeDataURI(img.URI)
+		default:
+			var p string
+			if p, err = im.localPath(img.URI); err != nil {
+				break
+			}
+			var fi fs.FileInfo
+			if fi, err = fs.Stat(im.fsys, p); err != nil {
+				break
+			}
+			if fi.Size() > int64(im.maxImage) {
+				return fmt.Errorf("image %d: %q is %d bytes, more than %d (Options.MaxImageBytes)", i, img.URI, fi.Size(), im.maxImage)
+			}
+			data, err = fs.ReadFile(im.fsys, p)
+		}
+		if err != nil {
+			return fmt.Errorf("image %d: %w", i, err)
+		}
+		if len(data) > im.maxImage || data == nil {
+			return fmt.Errorf("image %d: more than %d bytes (Options.MaxImageBytes)", i, im.maxImage)
+		}
+		images[i].Data = data
+	}
+	return nil
 }

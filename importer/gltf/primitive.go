@@ -24,6 +24,13 @@ type localPrim struct {
 	colors    []mesh.Vec4
 	indices   []uint32
 	material  int
+
+	// skin streams in source joint numbering (nil without JOINTS_0);
+	// all-zero weights mark a weightless vertex
+	joints   [][4]uint16
+	weights  []mesh.Vec4
+	maxJoint int // largest joint index with a weight, -1 for none
+	morphs   []mesh.MorphTarget
 }
 
 // Component types each attribute may use: float, plus the integer forms
@@ -50,7 +57,7 @@ func (im *importer) primitive(m, p int) (*localPrim, error) {
 	lp, ok := im.prims[key]
 	if !ok {
 		var err error
-		if lp, err = im.decodePrimitive(im.doc.Meshes[m].Primitives[p]); err != nil {
+		if lp, err = im.decodePrimitive(m, im.doc.Meshes[m].Primitives[p]); err != nil {
 			return nil, err
 		}
 		im.prims[key] = lp
@@ -62,8 +69,9 @@ func (im *importer) primitive(m, p int) (*localPrim, error) {
 	return lp, nil
 }
 
-// decodePrimitive reads one primitive's attributes and indices.
-func (im *importer) decodePrimitive(pr *qgltf.Primitive) (*localPrim, error) {
+// decodePrimitive reads one primitive of mesh m: attributes, skin streams,
+// morph targets and indices.
+func (im *importer) decodePrimitive(m int, pr *qgltf.Primitive) (*localPrim, error) {
 	switch pr.Mode {
 	case qgltf.PrimitiveTriangles, qgltf.PrimitiveTriangleStrip, qgltf.PrimitiveTriangleFan:
 	default:
@@ -147,6 +155,12 @@ func (im *importer) decodePrimitive(pr *qgltf.Primitive) (*localPrim, error) {
 			lp.colors[i] = c
 		}
 	}
+	if err := im.decodeSkin(pr, lp, n); err != nil {
+		return nil, err
+	}
+	if err := im.decodeMorphs(m, pr, lp, n); err != nil {
+		return nil, err
+	}
 	// indices: given, or 0..n-1
 	var idx []uint32
 	if pr.Indices != nil {
@@ -198,8 +212,11 @@ func (im *importer) triangles(mode qgltf.PrimitiveMode, v []uint32) []uint32 {
 }
 
 // place bakes world into a copy of lp (or into lp itself when this is its
-// last use) and charges the scene's vertex and index budget.
-func (im *importer) place(lp *localPrim, world mesh.Mat4, last bool) (mesh.Submesh, error) {
+// last use) and charges the scene's vertex and index budget. A skinned
+// placement (world is then the identity) also gets the skin streams, with
+// joints renumbered to the exported skeleton; a static one drops them.
+// Morph deltas are carried either way, transformed like directions.
+func (im *importer) place(lp *localPrim, world mesh.Mat4, last, skinned bool) (mesh.Submesh, error) {
 	n, ni := len(lp.positions), len(lp.indices)
 	if n > im.vertsLeft {
 		return mesh.Submesh{}, fmt.Errorf("scene exceeds %d vertices (Options.MaxVertices)", im.maxVerts)
@@ -222,6 +239,20 @@ func (im *importer) place(lp *localPrim, world mesh.Mat4, last bool) (mesh.Subme
 		sm.Colors = clone(lp.colors)
 		sm.Indices = append(make([]uint32, 0, ni), lp.indices...)
 	}
+	if lp.morphs != nil {
+		sm.Morphs = make([]mesh.MorphTarget, len(lp.morphs))
+		for i, m := range lp.morphs {
+			if !last {
+				m = mesh.MorphTarget{Name: m.Name, Positions: clone(m.Positions), Normals: clone(m.Normals)}
+			}
+			sm.Morphs[i] = m
+		}
+	}
+	if skinned {
+		if err := im.placeSkin(&sm, lp); err != nil {
+			return mesh.Submesh{}, err
+		}
+	}
 
 	// positions
 	for i, p := range sm.Positions {
@@ -236,6 +267,18 @@ func (im *importer) place(lp *localPrim, world mesh.Mat4, last bool) (mesh.Subme
 		nm := world.NormalMatrix()
 		for i, v := range sm.Normals {
 			sm.Normals[i] = nm.Dir(v).Normalize()
+		}
+	}
+	// morph deltas are differences of positions and of normals
+	if !world.IsIdentity() {
+		nm := world.NormalMatrix()
+		for _, m := range sm.Morphs {
+			for i, d := range m.Positions {
+				m.Positions[i] = world.Dir(d)
+			}
+			for i, d := range m.Normals {
+				m.Normals[i] = nm.Dir(d)
+			}
 		}
 	}
 	mirrored := world.Det3() < 0
@@ -258,6 +301,40 @@ func (im *importer) place(lp *localPrim, world mesh.Mat4, last bool) (mesh.Subme
 		}
 	}
 	return sm, nil
+}
+
+// placeSkin gives a skinned submesh its joints and weights: source joint
+// numbers mapped to the exported skeleton's, a weightless vertex (or every
+// vertex of a primitive without JOINTS_0) bound to joint 0 with weight 1.
+func (im *importer) placeSkin(sm *mesh.Submesh, lp *localPrim) error {
+	n := len(sm.Positions)
+	sm.Joints = make([][4]uint16, n)
+	sm.Weights = make([]mesh.Vec4, n)
+	if lp.joints == nil {
+		im.unskinned++
+		for i := range sm.Weights {
+			sm.Weights[i] = mesh.Vec4{1, 0, 0, 0}
+		}
+		return nil
+	}
+	perm := im.skin.perm
+	if lp.maxJoint >= len(perm) {
+		return fmt.Errorf("JOINTS: joint %d, skin 0 has %d joints", lp.maxJoint, len(perm))
+	}
+	for i, j := range lp.joints {
+		w := lp.weights[i]
+		if w == (mesh.Vec4{}) {
+			sm.Weights[i] = mesh.Vec4{1, 0, 0, 0}
+			continue
+		}
+		for c := range j {
+			if w[c] > 0 {
+				sm.Joints[i][c] = uint16(perm[j[c]])
+			}
+		}
+		sm.Weights[i] = w
+	}
+	return nil
 }
 
 // clone copies s, keeping nil as nil.

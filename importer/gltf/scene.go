@@ -9,9 +9,10 @@ import (
 // instance is one mesh-carrying node reached from the imported roots, with
 // its world transform.
 type instance struct {
-	node  int
-	mesh  int
-	world mesh.Mat4
+	node    int
+	mesh    int
+	world   mesh.Mat4
+	skinned bool // bound to the exported skin: world is not baked
 }
 
 // roots returns the nodes to import from, in order: the default scene's, or
@@ -107,12 +108,11 @@ func (im *importer) local(n int) mesh.Mat4 {
 }
 
 // instances walks the imported roots depth-first, children in order, and
-// returns every node that carries a mesh with its world transform.
-func (im *importer) instances() ([]instance, error) {
-	parent, err := im.parents()
-	if err != nil {
-		return nil, err
-	}
+// returns every node that carries a mesh with its world transform. A node
+// bound to skin 0 is marked skinned: its own transform (and its ancestors')
+// is not baked, as glTF skinning ignores it. A node bound to another skin
+// is counted and imported as a static mesh.
+func (im *importer) instances(parent []int) ([]instance, error) {
 	roots, err := im.roots(parent)
 	if err != nil {
 		return nil, err
@@ -145,7 +145,18 @@ func (im *importer) instances() ([]instance, error) {
 			if m < 0 || m >= len(im.doc.Meshes) {
 				return nil, fmt.Errorf("node %d: mesh %d does not exist", f.node, m)
 			}
-			out = append(out, instance{node: f.node, mesh: m, world: world})
+			in := instance{node: f.node, mesh: m, world: world}
+			if node.Skin != nil {
+				switch sk := *node.Skin; {
+				case sk < 0 || sk >= len(im.doc.Skins):
+					return nil, fmt.Errorf("node %d: skin %d does not exist", f.node, sk)
+				case sk == 0:
+					in.skinned, in.world = true, mesh.Identity()
+				default:
+					im.otherSkins++
+				}
+			}
+			out = append(out, in)
 			im.usesLeft[m]++
 		}
 		for i := len(node.Children) - 1; i >= 0; i-- {
@@ -178,7 +189,7 @@ func (im *importer) submeshes(insts []instance) ([]mesh.Submesh, error) {
 			if len(out) == im.maxSubmeshes {
 				return nil, fmt.Errorf("scene exceeds %d submeshes (Options.MaxSubmeshes)", im.maxSubmeshes)
 			}
-			sm, err := im.place(lp, in.world, last)
+			sm, err := im.place(lp, in.world, last, in.skinned)
 			if err != nil {
 				return nil, fmt.Errorf("node %d: mesh %d primitive %d: %w", in.node, in.mesh, p, err)
 			}
