@@ -52,8 +52,8 @@ func Decode(b []byte) (*File, error) {
 		}
 	}
 	levels := int(u32(40))
-	if maxLevels := LevelCount(int(w), int(h)); levels < 1 || levels > maxLevels {
-		return nil, errAt(40, "levelCount %d, want 1..%d for %d×%d", levels, maxLevels, w, h)
+	if full := LevelCount(int(w), int(h)); levels != full {
+		return nil, errAt(40, "levelCount %d, want %d (the full mip chain of %d×%d down to 1×1)", levels, full, w, h)
 	}
 	if v := u32(44); v != 0 {
 		return nil, errAt(44, "supercompressionScheme %d, want 0 (none)", v)
@@ -153,7 +153,7 @@ func Decode(b []byte) (*File, error) {
 		f.Levels[p] = Level{Width: lw, Height: lh, Pixels: bytes.Clone(b[e.off : e.off+e.n])}
 	}
 	if err := Validate(f); err != nil {
-		// Only the key/value checks can fail here; point at that section.
+		// Only the key/value checks are left to fail; point at that section.
 		var fe *FormatError
 		if errors.As(err, &fe) && fe.Offset < 0 {
 			fe.Offset = 56
