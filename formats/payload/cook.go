@@ -233,14 +233,17 @@ func SplitChunks(indices []uint32, vertexCount int) ([]Chunk, error) {
 	if vertexCount < 0 {
 		return nil, fmt.Errorf("payload: split: negative vertex count %d", vertexCount)
 	}
+	maxIndex := -1
 	for i, x := range indices {
 		if uint64(x) >= uint64(vertexCount) {
 			return nil, fmt.Errorf("payload: split: index %d at %d not below vertex count %d", x, i, vertexCount)
 		}
+		maxIndex = max(maxIndex, int(x))
 	}
 	// owner[v] is 1 + the chunk that last took v; local[v] its index there.
-	owner := make([]int32, vertexCount)
-	local := make([]uint16, vertexCount)
+	// Sized by the indices, not vertexCount, so a large count costs nothing.
+	owner := make([]int32, maxIndex+1)
+	local := make([]uint16, maxIndex+1)
 	var chunks []Chunk
 	var cur *Chunk
 	for t := 0; t < len(indices); t += 3 {

@@ -237,6 +237,10 @@ func TestSplitChunksSmallAndInvalid(t *testing.T) {
 	if !reflect.DeepEqual(chunks[0], Chunk{Vertices: []uint32{2, 0, 1}, Indices: []uint16{0, 1, 0, 0, 2, 1}}) {
 		t.Fatalf("got %+v", chunks[0])
 	}
+	// A huge vertex count costs nothing: working memory follows the indices.
+	if c, err := SplitChunks([]uint32{0, 1, 2}, 1<<40); err != nil || len(c) != 1 || len(c[0].Vertices) != 3 {
+		t.Fatalf("huge vertex count: %v", err)
+	}
 	if c, err := SplitChunks(nil, 0); c != nil || err != nil {
 		t.Fatal("empty input")
 	}
