@@ -2,8 +2,11 @@ package cnb
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/meshcook/meshcook/formats/payload"
@@ -110,7 +113,7 @@ func TestWorldPacking(t *testing.T) {
 	if len(w.blobs) != 3 {
 		t.Fatalf("%d blobs, want 3: %+v", len(w.blobs), w.blobs)
 	}
-	// 244 + 262 fit under 600; the 412-byte skinned payload does not.
+	// 244 + 266 bytes fit under 600; the 310-byte skinned payload does not.
 	if !reflect.DeepEqual(w.blobs[0].Items, []int{0, 1}) || !reflect.DeepEqual(w.blobs[1].Items, []int{2}) ||
 		!reflect.DeepEqual(w.blobs[2].Items, []int{3, 4}) || w.blobs[2].Group != 0 {
 		t.Fatalf("placement %+v", w.blobs)
@@ -209,5 +212,32 @@ func TestWorldLoadsBack(t *testing.T) {
 	}
 	if meshes != 3 || string(at(meta.Defs[2].Payload)) != "scene-def-bytes" {
 		t.Fatal("not every payload loaded back")
+	}
+}
+
+// The text dump of blob 0's metadata is pinned beside the hex (readable
+// review of a format change).
+func TestWorldDumpGolden(t *testing.T) {
+	w := buildWorld(t)
+	m, sec, err := ParseBlob(w.images[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := Dump(&sb, m, len(sec)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "world_0.golden.txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if sb.String() != string(want) {
+		t.Errorf("dump differs from %s:\n%s", path, sb.String())
 	}
 }
