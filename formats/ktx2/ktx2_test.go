@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -460,7 +461,8 @@ func TestDecodeInvalid(t *testing.T) {
 		{"wrong vkFormat", set32(12, 44), 0xc, "vkFormat 44, want 37 (R8G8B8A8_UNORM) or 43 (R8G8B8A8_SRGB)", false},
 		{"typeSize", set32(16, 4), 0x10, "typeSize 4, want 1", false},
 		{"zero width", set32(20, 0), 0x14, "size 0×2", false},
-		{"huge height", set32(24, 1<<20), 0x14, "exceeds 16384 per side", false},
+		{"zero height", set32(24, 0), 0x18, "size 4×0", false},
+		{"huge height", set32(24, 1<<20), 0x18, "exceeds 16384 per side", false},
 		{"3D", set32(28, 1), 0x1c, "pixelDepth 1, want 0", false},
 		{"array", set32(32, 2), 0x20, "layerCount 2, want 0", false},
 		{"cubemap", set32(36, 6), 0x24, "faceCount 6, want 1", false},
@@ -583,4 +585,35 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("re-encoding changed the bytes")
 		}
 	})
+}
+
+func TestDumpAndRead(t *testing.T) {
+	b := mustEncode(t, image4x2(), KindColor)
+	f, err := Read(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s strings.Builder
+	if err := Dump(&s, f); err != nil {
+		t.Fatal(err)
+	}
+	want := `ktx2 vkFormat 43 (R8G8B8A8_SRGB) 4×2 levels 3
+  key KTXorientation "rd\x00"
+  key KTXwriter "meshcook test\x00"
+  level 0 4×2 32 B mean 106,95,90,180 fnv1a 0x%016x
+  level 1 2×1 8 B mean 160,148,128,181 fnv1a 0x%016x
+  level 2 1×1 4 B mean 160,147,145,180 fnv1a 0x%016x
+`
+	var sums []any
+	for _, lv := range f.Levels {
+		h := fnv.New64a()
+		h.Write(lv.Pixels)
+		sums = append(sums, h.Sum64())
+	}
+	if got := s.String(); got != fmt.Sprintf(want, sums...) {
+		t.Errorf("dump:\n%s", got)
+	}
+	if _, err := Read(bytes.NewReader(b), int64(len(b)-1)); err == nil || !strings.Contains(err.Error(), "larger than the 339-byte limit") {
+		t.Errorf("Read over the limit: %v", err)
+	}
 }

@@ -39,7 +39,11 @@ func Decode(b []byte) (*File, error) {
 		return nil, errAt(16, "typeSize %d, want 1", v)
 	}
 	w, h := u32(20), u32(24)
-	if err := checkSize(int(w), int(h), 20); err != nil {
+	sizeAt := int64(20) // pixelWidth, or pixelHeight when only it is out of range
+	if w >= 1 && w <= MaxSide {
+		sizeAt = 24
+	}
+	if err := checkSize(int(w), int(h), sizeAt); err != nil {
 		return nil, err
 	}
 	for _, c := range []struct {
@@ -221,4 +225,20 @@ func zeroPad(b []byte, from, to uint64) error {
 		}
 	}
 	return nil
+}
+
+// Read reads a whole KTX2 file from r and decodes it, refusing input longer
+// than limit bytes (limit <= 0 means no limit).
+func Read(r io.Reader, limit int64) (*File, error) {
+	if limit > 0 {
+		r = io.LimitReader(r, limit+1)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("ktx2: read: %w", err)
+	}
+	if limit > 0 && int64(len(b)) > limit {
+		return nil, errAt(limit, "file larger than the %d-byte limit", limit)
+	}
+	return Decode(b)
 }
