@@ -23,7 +23,6 @@ func TestBuildRoundTrip(t *testing.T) {
 	if b2 := mustEncode(t, g); !bytes.Equal(b, b2) {
 		t.Fatal("re-encoding changed the bytes")
 	}
-	requireMeshcheck(t, b)
 	t.Logf("%d vertices → %d positions, %d normals, %d meshlets, %d bytes",
 		len(in.Positions), len(f.Positions), len(f.Normals), len(f.Meshlets), len(b))
 }

@@ -18,7 +18,7 @@ func Decode(b []byte) (*File, error) {
 	switch m := binary.LittleEndian.Uint32(b); m {
 	case Magic:
 	case MagicMSH5, MagicMSH6:
-		return nil, errAt(0, ErrRecook, "MSH%c payload", rune(m>>24))
+		return nil, errAt(0, ErrRecook, "MSH%c payload", rune(m&0xFF))
 	default:
 		return nil, errAt(0, nil, "bad magic %q, want \"7HSM\" (u32 %#x)", b[:4], uint32(Magic))
 	}
