@@ -209,7 +209,10 @@ func (b *builder) initialSeed() int32 {
 			b.corner[k] = min(b.corner[k], b.geom[i].c[k])
 		}
 	}
-	return b.kd.nearest(b.corner)
+	if t := b.kd.nearest(b.corner); t >= 0 {
+		return t
+	}
+	return b.firstUnused()
 }
 
 // liveSum is how many unused triangles still touch t's corners (t counted

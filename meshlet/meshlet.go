@@ -95,8 +95,8 @@ func Build(indices []uint32, positions [][3]float32, opts Options) (Result, erro
 	if len(indices)%3 != 0 {
 		return Result{}, fmt.Errorf("%w: index count %d is not a multiple of 3", ErrInvalidMesh, len(indices))
 	}
-	if len(indices)/3 > math.MaxInt32 {
-		return Result{}, fmt.Errorf("%w: %d triangles is too many", ErrInvalidMesh, len(indices)/3)
+	if uint64(len(indices)) > math.MaxUint32 {
+		return Result{}, fmt.Errorf("%w: %d indices is more than 32-bit offsets address", ErrInvalidMesh, len(indices))
 	}
 	for i, v := range indices {
 		if uint64(v) >= uint64(len(positions)) {
