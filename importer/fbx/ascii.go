@@ -300,6 +300,9 @@ func (r *asciiReader) values(inArray bool) ([]Property, error) {
 			}
 			nums.add(v)
 		} else {
+			if err := r.budget(propertySize / 8); err != nil {
+				return nil, err
+			}
 			if !mixed {
 				mixed = true
 				props = nums.scalars()
@@ -332,7 +335,7 @@ func (r *asciiReader) values(inArray bool) ([]Property, error) {
 func (r *asciiReader) budget(n int64) error {
 	r.arrays += 8 * n
 	if r.arrays > r.opts.MaxTotalArrayBytes {
-		return r.fail(ErrLimit, "arrays exceed the total limit of %d bytes", r.opts.MaxTotalArrayBytes)
+		return r.fail(ErrLimit, "decoded data exceeds the total limit of %d bytes", r.opts.MaxTotalArrayBytes)
 	}
 	return nil
 }

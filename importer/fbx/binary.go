@@ -22,6 +22,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unsafe"
 )
 
 const binaryMagic = "Kaydara FBX Binary  \x00"
@@ -134,6 +135,11 @@ func (r *binaryReader) node(pos, limit, depth int) (*Node, int, bool, error) {
 	// Every property takes at least two bytes (type and a value byte).
 	if numProps > propLen/2+1 {
 		return nil, 0, false, r.fail(ErrFormat, pos, "node %q: %d properties cannot fit in %d bytes", n.Name, numProps, propLen)
+	}
+	// Property structs are far larger than their 2-byte minimum encoding,
+	// so they count against the decoded-size budget like arrays do.
+	if err := r.charge(pos, int64(numProps)*propertySize); err != nil {
+		return nil, 0, false, err
 	}
 	n.Props = make([]Property, int(numProps))
 	for i := range n.Props {
@@ -269,6 +275,18 @@ func elemSize(t byte) int {
 	return 8
 }
 
+// propertySize is what one Property costs in memory.
+const propertySize = int64(unsafe.Sizeof(Property{}))
+
+// charge counts n decoded bytes against MaxTotalArrayBytes.
+func (r *binaryReader) charge(at int, n int64) error {
+	r.arrays += n
+	if r.arrays > r.opts.MaxTotalArrayBytes {
+		return r.fail(ErrLimit, at, "decoded data exceeds the total limit of %d bytes", r.opts.MaxTotalArrayBytes)
+	}
+	return nil
+}
+
 // array decodes an array property whose type byte is at at.
 func (r *binaryReader) array(at, limit int, out *Property) (int, error) {
 	p := at + 1
@@ -287,8 +305,8 @@ func (r *binaryReader) array(at, limit int, out *Property) (int, error) {
 	if size > r.opts.MaxArrayBytes {
 		return 0, r.fail(ErrLimit, at, "array of %d bytes exceeds the limit of %d", size, r.opts.MaxArrayBytes)
 	}
-	if r.arrays+size > r.opts.MaxTotalArrayBytes {
-		return 0, r.fail(ErrLimit, at, "arrays exceed the total limit of %d bytes", r.opts.MaxTotalArrayBytes)
+	if err := r.charge(at, size); err != nil {
+		return 0, err
 	}
 	src := r.data[p : p+int(stored)]
 	var raw []byte
@@ -309,7 +327,6 @@ func (r *binaryReader) array(at, limit int, out *Property) (int, error) {
 	default:
 		return 0, r.fail(ErrUnsupported, at, "array encoding %d (only 0 raw and 1 zlib exist)", enc)
 	}
-	r.arrays += size
 	n := int(count)
 	switch out.Type {
 	case TypeBoolArray:

@@ -9,7 +9,8 @@ type Options struct {
 	// MaxNodes bounds the node count (default 1<<23).
 	MaxNodes int
 	// MaxArrayBytes bounds one array property's decoded size, and
-	// MaxTotalArrayBytes the sum over the file (defaults 512 MiB and 2 GiB).
+	// MaxTotalArrayBytes the decoded size of the whole tree: arrays plus
+	// the in-memory size of every property (defaults 512 MiB and 2 GiB).
 	// A zlib array may also expand at most 1032:1 over its compressed
 	// bytes (deflate's own ceiling), so a small file cannot make us
 	// allocate much.
