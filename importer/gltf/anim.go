@@ -24,7 +24,7 @@ var (
 // with a channel per joint translation, rotation or scale channel of the
 // exported skin. Interpolation is kept (cubic values stay in-tangent,
 // value, out-tangent per key). Channels on nodes that are not joints of
-// skin 0 are skipped and counted; morph-weight channels are counted in
+// skin 0, or with an extension's path, are skipped and counted; morph-weight channels are counted in
 // SkippedWeightChannels. A joint whose exported parent space differs from
 // its node parent's (non-joint nodes in between) gets its values composed
 // with that offset, exactly when the offset is rigid with uniform scale.
@@ -57,7 +57,8 @@ func (im *importer) animations() ([]mesh.Animation, []string, error) {
 				weights++
 				continue
 			default:
-				return nil, nil, fmt.Errorf("animation %d channel %d: unknown path %q", ai, ci, c.Target.Path)
+				nonJoint++ // an extension's path (KHR_animation_pointer)
+				continue
 			}
 			if c.Target.Node == nil {
 				nonJoint++ // targeted by an extension we do not read
@@ -93,7 +94,7 @@ func (im *importer) animations() ([]mesh.Animation, []string, error) {
 	}
 	var warnings []string
 	if nonJoint > 0 {
-		warnings = append(warnings, fmt.Sprintf("skipped %d animation channels whose node is not a joint of skin 0", nonJoint))
+		warnings = append(warnings, fmt.Sprintf("skipped %d animation channels whose target is not a joint of skin 0", nonJoint))
 	}
 	if weights > 0 {
 		warnings = append(warnings, fmt.Sprintf("skipped %d morph-weight animation channels", weights))

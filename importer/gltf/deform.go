@@ -47,7 +47,7 @@ func (im *importer) decodeSkin(pr *qgltf.Primitive, lp *localPrim, n int) error 
 		if err != nil {
 			return fmt.Errorf("%s: %w", jn, err)
 		}
-		if a := im.doc.Accessors[wa]; a.ComponentType != qgltf.ComponentFloat && !a.Normalized {
+		if wa >= 0 && wa < len(im.doc.Accessors) && im.doc.Accessors[wa].ComponentType != qgltf.ComponentFloat && !im.doc.Accessors[wa].Normalized {
 			return fmt.Errorf("%s: accessor %d: integer weights must be normalized", wn, wa)
 		}
 		w, _, err := im.floats(wa, vec4, weightComponents, n)

@@ -23,7 +23,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		// small limits keep view-less accessors from allocating much
-		opts := Options{MaxVertices: 1 << 14, MaxIndices: 1 << 16, MaxSubmeshes: 1 << 10}
+		opts := Options{MaxVertices: 1 << 14, MaxIndices: 1 << 16, MaxSubmeshes: 1 << 10, MaxAnimationKeys: 1 << 14}
 		for _, name := range []string{"x.glb", "x.gltf"} {
 			fsys := fstest.MapFS{name: {Data: data}}
 			s, err := Decode(fsys, name, opts)
@@ -31,6 +31,7 @@ func FuzzDecode(f *testing.F) {
 				continue
 			}
 			checkScene(t, name, s)
+			checkDeform(t, s)
 			if again, _ := Decode(fsys, name, opts); !reflect.DeepEqual(s, again) {
 				t.Errorf("%s: two decodes differ", name)
 			}
@@ -46,7 +47,7 @@ func fuzzSeeds(tb testing.TB) []*builder {
 	p["material"] = 0
 	b.extra["materials"] = []obj{{"pbrMetallicRoughness": obj{"baseColorTexture": obj{"index": 0}}}}
 	b.extra["textures"] = []obj{{"source": 0}}
-	b.extra["images"] = []obj{{"uri": "a.png"}}
+	b.extra["images"] = []obj{{"uri": "data:image/png;base64,AAEC"}}
 	c := b.node(obj{"mesh": b.mesh("Q", p), "scale": []float64{-1, 1, 1}})
 	b.node(obj{"children": []int{c}, "translation": []float64{1, 2, 3}})
 	out = append(out, b)
@@ -66,6 +67,20 @@ func fuzzSeeds(tb testing.TB) []*builder {
 	v := b.view([]byte{0, 0, 0, 0, 127, 0, 0, 0, 0, 127, 0, 0}, 4)
 	q := b.acc(v, 0, cByte, "VEC3", 3, true)
 	b.node(obj{"mesh": b.mesh("", obj{"attributes": obj{"POSITION": q, "NORMAL": q, "COLOR_0": b.acc(v, 0, cUbyte, "VEC4", 3, true)}})})
+	out = append(out, b)
+
+	// skin listed children first, two influence sets, cubic and step clips
+	b = newBuilder()
+	p = skinnedScene(b)
+	p["targets"] = []obj{{"POSITION": b.floats("VEC3", make([]float32, 12)...)}}
+	times := b.floats("SCALAR", 0, 1)
+	b.extra["animations"] = []obj{{"samplers": []obj{
+		{"input": times, "output": b.floats("VEC4", make([]float32, 24)...), "interpolation": "CUBICSPLINE"},
+		{"input": times, "output": b.floats("VEC3", 1, 1, 1, 2, 2, 2), "interpolation": "STEP"},
+	}, "channels": []obj{
+		{"sampler": 0, "target": obj{"node": 2, "path": "rotation"}},
+		{"sampler": 1, "target": obj{"node": 3, "path": "scale"}},
+	}}}
 	out = append(out, b)
 	return out
 }
