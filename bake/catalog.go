@@ -340,13 +340,15 @@ func (jp *jsonPart) transform() (tessellate.Transform, error) {
 	if jp.Scale != nil {
 		sc = *jp.Scale
 	}
-	// R = Rz·Ry·Rx (degrees about X first, then Y, then Z).
+	// R = Rz·Ry·Rx (degrees about X first, then Y, then Z). Products are
+	// converted explicitly so no architecture fuses them (same bytes
+	// everywhere).
 	cx, sx := sinCosDeg(rot[0])
 	cy, sy := sinCosDeg(rot[1])
 	cz, sz := sinCosDeg(rot[2])
 	r := [3][3]float64{
-		{cz * cy, cz*sy*sx - sz*cx, cz*sy*cx + sz*sx},
-		{sz * cy, sz*sy*sx + cz*cx, sz*sy*cx - cz*sx},
+		{cz * cy, float64(cz*sy*sx) - float64(sz*cx), float64(cz*sy*cx) + float64(sz*sx)},
+		{sz * cy, float64(sz*sy*sx) + float64(cz*cx), float64(sz*sy*cx) - float64(cz*sx)},
 		{-sy, cy * sx, cy * cx},
 	}
 	var t tessellate.Transform

@@ -75,7 +75,7 @@ func profile(p Part, n, rings int) []strip {
 		half := p.Length / 2
 		var st strip
 		for j := 0; j <= rings; j++ {
-			st = append(st, row{rho: 0.5 * s[j], y: half + 0.5*c[j], nr: s[j], ny: c[j], surface: roundSide})
+			st = append(st, row{rho: 0.5 * s[j], y: half + float64(0.5*c[j]), nr: s[j], ny: c[j], surface: roundSide})
 		}
 		from := 1
 		if half > 0 {
@@ -85,7 +85,7 @@ func profile(p Part, n, rings int) []strip {
 			// bottom hemisphere: polar angle π/2 + that of row j from the
 			// equator, so (cos, sin) = (-s, c) mirrored.
 			k := rings - j
-			st = append(st, row{rho: 0.5 * s[k], y: -half - 0.5*c[k], nr: s[k], ny: -c[k], surface: roundSide})
+			st = append(st, row{rho: 0.5 * s[k], y: -half - float64(0.5*c[k]), nr: s[k], ny: -c[k], surface: roundSide})
 		}
 		arcV(st)
 		return []strip{st}
@@ -96,7 +96,7 @@ func profile(p Part, n, rings int) []strip {
 		for j := 0; j <= rings; j++ {
 			// α = π/2 − 2πj/k: start on top of the tube, go outward, down,
 			// in and back up.
-			st[j] = row{rho: major + p.Tube*s[j], y: p.Tube * c[j], nr: s[j], ny: c[j], v: float64(j) / float64(rings), surface: roundSide}
+			st[j] = row{rho: major + float64(p.Tube*s[j]), y: p.Tube * c[j], nr: s[j], ny: c[j], v: float64(j) / float64(rings), surface: roundSide}
 			if s[j] == 1 {
 				st[j].rho = 0.5 // the outer extent, exactly
 			}

@@ -2,6 +2,11 @@ package tessellate
 
 import "math"
 
+// Determinism across architectures: Go may fuse x*y + z into one FMA on
+// arm64, ppc64 and s390x. Every product that feeds an addition here is
+// wrapped in an explicit float64 conversion, which the spec says prevents
+// fusion, so segment counts are the same on every machine.
+
 // sigmaMargin inflates every singular-value estimate by a relative 1e-9 so
 // that rounding in the closed-form eigenvalue never makes a bound optimistic.
 const sigmaMargin = 1 + 1e-9
@@ -101,7 +106,7 @@ func sigmaRingPlane(t Transform) float64 {
 	b := t.Dir([3]float64{0, 0, 1})
 	p, q, r := dot(a, a), dot(b, b), dot(a, b)
 	h := (p - q) / 2
-	lambda := (p+q)/2 + math.Sqrt(h*h+r*r)
+	lambda := (p+q)/2 + math.Sqrt(float64(h*h)+float64(r*r))
 	return math.Sqrt(lambda) * sigmaMargin
 }
 
@@ -126,10 +131,10 @@ func sigmaMax(t Transform) float64 {
 // maxEigenSym3 returns the largest eigenvalue of a symmetric 3×3 matrix
 // (the trigonometric solution of the characteristic cubic).
 func maxEigenSym3(a [3][3]float64) float64 {
-	p1 := a[0][1]*a[0][1] + a[0][2]*a[0][2] + a[1][2]*a[1][2]
+	p1 := float64(a[0][1]*a[0][1]) + float64(a[0][2]*a[0][2]) + float64(a[1][2]*a[1][2])
 	q := (a[0][0] + a[1][1] + a[2][2]) / 3
 	d0, d1, d2 := a[0][0]-q, a[1][1]-q, a[2][2]-q
-	p2 := d0*d0 + d1*d1 + d2*d2 + 2*p1
+	p2 := float64(d0*d0) + float64(d1*d1) + float64(d2*d2) + 2*p1
 	if p2 <= 1e-30*q*q || p1 == 0 {
 		return max(a[0][0], a[1][1], a[2][2])
 	}
@@ -141,11 +146,12 @@ func maxEigenSym3(a [3][3]float64) float64 {
 		}
 		b[i][i] -= q / p
 	}
-	det := b[0][0]*(b[1][1]*b[2][2]-b[1][2]*b[2][1]) -
-		b[0][1]*(b[1][0]*b[2][2]-b[1][2]*b[2][0]) +
-		b[0][2]*(b[1][0]*b[2][1]-b[1][1]*b[2][0])
+	m2 := func(a, b, c, d float64) float64 { return float64(a*b) - float64(c*d) }
+	det := float64(b[0][0]*m2(b[1][1], b[2][2], b[1][2], b[2][1])) -
+		float64(b[0][1]*m2(b[1][0], b[2][2], b[1][2], b[2][0])) +
+		float64(b[0][2]*m2(b[1][0], b[2][1], b[1][1], b[2][0]))
 	r := math.Max(-1, math.Min(1, det/2))
-	return q + 2*p*math.Cos(math.Acos(r)/3)
+	return q + float64(2*p*math.Cos(math.Acos(r)/3))
 }
 
 func dot(a, b [3]float64) float64 {

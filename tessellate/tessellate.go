@@ -213,8 +213,9 @@ func (m *Mesh) TriangleCount() int { return len(m.Indices) / 3 }
 type Result struct {
 	Mesh
 	// Segments around the axis (0 for a box); Rings is the second
-	// direction's count where there is one (sphere latitude bands, capsule
-	// bands per hemisphere, torus tube segments), else 0.
+	// direction's count where there is one (sphere latitude bands n/2,
+	// capsule bands per hemisphere n/4, torus tube segments: their own
+	// count, a multiple of 4 capped at half the request), else 0.
 	Segments, Rings int
 	// Bound is the largest distance from the true surface that the chosen
 	// counts guarantee, in metres (0 for a box).
