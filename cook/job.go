@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 
-	gltfimport "github.com/meshcook/meshcook/importer/gltf"
 	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/meshlet"
 	"github.com/meshcook/meshcook/simplify"
@@ -35,7 +34,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	}()
 
 	sw.Begin(StageImport)
-	scene, err := gltfimport.Load(job.Source, gltfimport.Options{})
+	scene, err := importSource(job.Source)
 	if err != nil {
 		return jobResult{err: &importError{err}}
 	}

@@ -34,12 +34,6 @@ type Job struct {
 	SourceRef string
 }
 
-// sourceExts are the file kinds cook picks up when walking a folder.
-var sourceExts = map[string]bool{".gltf": true, ".glb": true}
-
-// IsSource reports whether path names a file kind cook understands.
-func IsSource(p string) bool { return sourceExts[strings.ToLower(filepath.Ext(p))] }
-
 // Plan turns inputs (files and folders, walked recursively) into jobs sorted
 // by output name. A file given directly is rooted at its own folder; a
 // folder is the root for everything under it. Two sources that would write
@@ -53,7 +47,7 @@ func Plan(inputs []string) ([]Job, error) {
 		}
 		if !st.IsDir() {
 			if !IsSource(in) {
-				return nil, &InputError{Path: in, Err: fmt.Errorf("unsupported source kind %q (want .gltf or .glb)", filepath.Ext(in))}
+				return nil, &InputError{Path: in, Err: fmt.Errorf("unsupported source kind %q (want %s)", filepath.Ext(in), sourceKindList)}
 			}
 			jobs = append(jobs, newJob(in, filepath.Base(in)))
 			continue
