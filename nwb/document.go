@@ -300,22 +300,22 @@ func (dc *decoder) bunch(d *Decl) error {
 	if v.Kind != ListValue {
 		return dc.metaErr(KindBunch, p, v.Off, "expected a list of asset references, found %s", v.Kind)
 	}
-	if len(v.List) == 0 {
+	if len(v.List()) == 0 {
 		return dc.metaErr(KindBunch, p, v.Off, "names no assets")
 	}
 	seen := map[string]bool{}
-	for _, it := range v.List {
-		if it.Kind != RefValue || strings.Contains(it.Str, ".") {
+	for _, it := range v.List() {
+		if it.Kind != RefValue || strings.Contains(it.Str(), ".") {
 			return dc.metaErr(KindBunch, p, it.Off, "items must be declared variable names, found %s", it.Kind)
 		}
-		if dc.kinds[it.Str] == KindBunch {
-			return dc.metaErr(KindBunch, p, it.Off, "'%s' is an asset_bunch and cannot be an item", it.Str)
+		if dc.kinds[it.Str()] == KindBunch {
+			return dc.metaErr(KindBunch, p, it.Off, "'%s' is an asset_bunch and cannot be an item", it.Str())
 		}
-		if seen[it.Str] {
-			return dc.metaErr(KindBunch, p, it.Off, "'%s' is listed twice", it.Str)
+		if seen[it.Str()] {
+			return dc.metaErr(KindBunch, p, it.Off, "'%s' is listed twice", it.Str())
 		}
-		seen[it.Str] = true
-		dc.doc.BunchItems = append(dc.doc.BunchItems, it.Str)
+		seen[it.Str()] = true
+		dc.doc.BunchItems = append(dc.doc.BunchItems, it.Str())
 	}
 	dc.doc.Bunch = d.Name
 	return nil
@@ -326,7 +326,7 @@ func (dc *decoder) fields(k Kind, p string, v Value, allowed ...string) (*Map, e
 	if v.Kind != MapValue {
 		return nil, dc.metaErr(k, p, v.Off, "expected fields, found %s", v.Kind)
 	}
-	for _, e := range v.Map.Entries {
+	for _, e := range v.Map().Entries {
 		ok := false
 		for _, a := range allowed {
 			ok = ok || e.Key == a
@@ -335,7 +335,7 @@ func (dc *decoder) fields(k Kind, p string, v Value, allowed ...string) (*Map, e
 			return nil, dc.metaErr(k, p, e.Off, "unsupported asset field '%s'", e.Key)
 		}
 	}
-	return v.Map, nil
+	return v.Map(), nil
 }
 
 // required returns field name of m or a "missing field" error at off.
@@ -371,10 +371,10 @@ func (dc *decoder) uint(k Kind, p, what string, v Value, max uint64) (uint64, er
 
 // vec reads a list of exactly n numbers into out.
 func (dc *decoder) vec(k Kind, p, what string, v Value, out []float32) error {
-	if v.Kind != ListValue || len(v.List) != len(out) {
+	if v.Kind != ListValue || len(v.List()) != len(out) {
 		return dc.metaErr(k, p, v.Off, "%s: expected a list of %d numbers, found %s", what, len(out), describeValue(v))
 	}
-	for i, e := range v.List {
+	for i, e := range v.List() {
 		x, err := dc.num(k, p, what, e)
 		if err != nil {
 			return err
@@ -387,7 +387,7 @@ func (dc *decoder) vec(k Kind, p, what string, v Value, out []float32) error {
 // describeValue names a value's shape for messages.
 func describeValue(v Value) string {
 	if v.Kind == ListValue {
-		return fmt.Sprintf("a list of %d", len(v.List))
+		return fmt.Sprintf("a list of %d", len(v.List()))
 	}
 	return "a " + v.Kind.String()
 }
@@ -397,30 +397,30 @@ func (dc *decoder) rows(k Kind, p string, e *MapEntry) ([]Value, error) {
 	if e.Val.Kind != ListValue {
 		return nil, dc.metaErr(k, p, e.Val.Off, "'%s' must be a list, found %s", e.Key, e.Val.Kind)
 	}
-	if len(e.Val.List) == 0 {
+	if len(e.Val.List()) == 0 {
 		return nil, dc.metaErr(k, p, e.Val.Off, "'%s' is empty", e.Key)
 	}
-	return e.Val.List, nil
+	return e.Val.List(), nil
 }
 
 // matrix reads a 3×4 affine, or a 4×4 whose last row is exactly [0,0,0,1].
 func (dc *decoder) matrix(k Kind, p, what string, v Value) (Affine, error) {
 	var m Affine
-	if v.Kind != ListValue || (len(v.List) != 3 && len(v.List) != 4) {
+	if v.Kind != ListValue || (len(v.List()) != 3 && len(v.List()) != 4) {
 		return m, dc.metaErr(k, p, v.Off, "%s: expected 3 rows of 4 numbers, found %s", what, describeValue(v))
 	}
 	for r := 0; r < 3; r++ {
-		if err := dc.vec(k, p, what, v.List[r], m[r][:]); err != nil {
+		if err := dc.vec(k, p, what, v.List()[r], m[r][:]); err != nil {
 			return m, err
 		}
 	}
-	if len(v.List) == 4 {
+	if len(v.List()) == 4 {
 		var last [4]float32
-		if err := dc.vec(k, p, what, v.List[3], last[:]); err != nil {
+		if err := dc.vec(k, p, what, v.List()[3], last[:]); err != nil {
 			return m, err
 		}
 		if last != [4]float32{0, 0, 0, 1} {
-			return m, dc.metaErr(k, p, v.List[3].Off, "%s: a 4×4 matrix must end with the row [0, 0, 0, 1]", what)
+			return m, dc.metaErr(k, p, v.List()[3].Off, "%s: a 4×4 matrix must end with the row [0, 0, 0, 1]", what)
 		}
 	}
 	return m, nil
@@ -479,11 +479,11 @@ func (dc *decoder) mesh(d *Decl, p string) (*Mesh, error) {
 	limits := [5]int{len(out.Positions), len(out.Normals), len(out.Tangents), len(out.UV0), len(out.Colors)}
 	out.VertexRefs = make([]VertexRef, len(rows[5]))
 	for i, r := range rows[5] {
-		if r.Kind != ListValue || len(r.List) != 5 {
+		if r.Kind != ListValue || len(r.List()) != 5 {
 			return nil, dc.metaErr(KindMesh, p, r.Off, "vertex_refs: expected [position, normal, tangent, uv0, color], found %s", describeValue(r))
 		}
 		var ref [5]uint32
-		for c, e := range r.List {
+		for c, e := range r.List() {
 			x, err := dc.uint(KindMesh, p, "vertex_refs", e, math.MaxUint32)
 			if err != nil {
 				return nil, err
@@ -503,8 +503,8 @@ func (dc *decoder) mesh(d *Decl, p string) (*Mesh, error) {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if v.Kind == ListValue {
-			for i := len(v.List) - 1; i >= 0; i-- {
-				stack = append(stack, v.List[i])
+			for i := len(v.List()) - 1; i >= 0; i-- {
+				stack = append(stack, v.List()[i])
 			}
 			continue
 		}
@@ -542,30 +542,30 @@ func (dc *decoder) skeleton(d *Decl, p string) (*Skeleton, error) {
 		if r.Kind != MapValue {
 			return nil, dc.metaErr(KindSkeleton, p, r.Off, "joint %d: expected a map, found %s", i, r.Kind)
 		}
-		for _, je := range r.Map.Entries {
+		for _, je := range r.Map().Entries {
 			if je.Key != "name" && je.Key != "parent" && je.Key != "local_bind_pose" {
 				return nil, dc.metaErr(KindSkeleton, p, je.Off, "unsupported joint field '%s'", je.Key)
 			}
 		}
 		j := Joint{LocalBindPose: IdentityAffine()}
-		ne := r.Map.Get("name")
+		ne := r.Map().Get("name")
 		if ne == nil || ne.Val.Kind != StringValue {
 			return nil, dc.metaErr(KindSkeleton, p, r.Off, "joint %d: 'name' must be a string", i)
 		}
-		j.Name = ne.Val.Str
+		j.Name = ne.Val.Str()
 		if names[j.Name] {
 			return nil, dc.metaErr(KindSkeleton, p, ne.Val.Off, "joint name '%s' is used twice", j.Name)
 		}
-		if pe := r.Map.Get("parent"); pe != nil {
+		if pe := r.Map().Get("parent"); pe != nil {
 			if pe.Val.Kind != StringValue {
 				return nil, dc.metaErr(KindSkeleton, p, pe.Val.Off, "joint '%s': 'parent' must be a string", j.Name)
 			}
-			if !names[pe.Val.Str] {
-				return nil, dc.metaErr(KindSkeleton, p, pe.Val.Off, "joint '%s': parent '%s' is not an earlier joint", j.Name, pe.Val.Str)
+			if !names[pe.Val.Str()] {
+				return nil, dc.metaErr(KindSkeleton, p, pe.Val.Off, "joint '%s': parent '%s' is not an earlier joint", j.Name, pe.Val.Str())
 			}
-			j.Parent = pe.Val.Str
+			j.Parent = pe.Val.Str()
 		}
-		if be := r.Map.Get("local_bind_pose"); be != nil {
+		if be := r.Map().Get("local_bind_pose"); be != nil {
 			if j.LocalBindPose, err = dc.matrix(KindSkeleton, p, "local_bind_pose", be.Val); err != nil {
 				return nil, err
 			}
@@ -581,22 +581,22 @@ func (dc *decoder) skeleton(d *Decl, p string) (*Skeleton, error) {
 func (dc *decoder) ref(k Kind, p, field string, v Value, want Kind) (Ref, error) {
 	switch v.Kind {
 	case StringValue:
-		if v.Str == "" {
+		if v.Str() == "" {
 			return Ref{}, dc.metaErr(k, p, v.Off, "'%s' is an empty path", field)
 		}
-		return Ref{Path: v.Str}, nil
+		return Ref{Path: v.Str()}, nil
 	case RefValue:
 		if dc.doc.Bunch == "" {
 			return Ref{}, dc.metaErr(k, p, v.Off, "'%s': outside an asset_bunch, references are string virtual paths", field)
 		}
-		got, ok := dc.kinds[v.Str]
-		if !ok || strings.Contains(v.Str, ".") {
-			return Ref{}, dc.metaErr(k, p, v.Off, "'%s': '%s' is not a declared asset", field, v.Str)
+		got, ok := dc.kinds[v.Str()]
+		if !ok || strings.Contains(v.Str(), ".") {
+			return Ref{}, dc.metaErr(k, p, v.Off, "'%s': '%s' is not a declared asset", field, v.Str())
 		}
 		if got != want {
-			return Ref{}, dc.metaErr(k, p, v.Off, "'%s': '%s' is a %s, not a %s", field, v.Str, got, want)
+			return Ref{}, dc.metaErr(k, p, v.Off, "'%s': '%s' is a %s, not a %s", field, v.Str(), got, want)
 		}
-		return Ref{Var: v.Str, Path: dc.doc.Path + "/" + v.Str}, nil
+		return Ref{Var: v.Str(), Path: dc.doc.Path + "/" + v.Str()}, nil
 	}
 	return Ref{}, dc.metaErr(k, p, v.Off, "'%s' must be an asset reference, found %s", field, v.Kind)
 }
@@ -649,20 +649,20 @@ func (dc *decoder) skin(d *Decl, p string) (*Skin, error) {
 		if r.Kind != MapValue {
 			return nil, dc.metaErr(KindSkin, p, r.Off, "influence %d: expected a map, found %s", i, r.Kind)
 		}
-		for _, ie := range r.Map.Entries {
+		for _, ie := range r.Map().Entries {
 			if ie.Key != "joints" && ie.Key != "weights" {
 				return nil, dc.metaErr(KindSkin, p, ie.Off, "unsupported influence field '%s'", ie.Key)
 			}
 		}
-		je, we := r.Map.Get("joints"), r.Map.Get("weights")
+		je, we := r.Map().Get("joints"), r.Map().Get("weights")
 		if je == nil || we == nil {
 			return nil, dc.metaErr(KindSkin, p, r.Off, "influence %d needs 'joints' and 'weights'", i)
 		}
 		in := &out.Influences[i]
-		if je.Val.Kind != ListValue || len(je.Val.List) != 4 {
+		if je.Val.Kind != ListValue || len(je.Val.List()) != 4 {
 			return nil, dc.metaErr(KindSkin, p, je.Val.Off, "influence %d: 'joints' must be 4 integers", i)
 		}
-		for c, v := range je.Val.List {
+		for c, v := range je.Val.List() {
 			x, err := dc.uint(KindSkin, p, "joints", v, math.MaxUint16)
 			if err != nil {
 				return nil, err
@@ -712,12 +712,12 @@ func (dc *decoder) model(d *Decl, p string) (*Model, error) {
 			return nil
 		}
 		if e.Val.Kind != MapValue {
-			if e.Val.Kind == ListValue && len(e.Val.List) == 0 {
+			if e.Val.Kind == ListValue && len(e.Val.List()) == 0 {
 				return nil // `{}` is an empty list: no objects
 			}
 			return dc.metaErr(KindModel, p, e.Val.Off, "'%s' must be a map of named objects, found %s", field, e.Val.Kind)
 		}
-		for _, oe := range e.Val.Map.Entries {
+		for _, oe := range e.Val.Map().Entries {
 			if names[oe.Key] {
 				return dc.metaErr(KindModel, p, oe.Off, "object name '%s' is used twice", oe.Key)
 			}
@@ -725,7 +725,7 @@ func (dc *decoder) model(d *Decl, p string) (*Model, error) {
 			if oe.Val.Kind != MapValue {
 				return dc.metaErr(KindModel, p, oe.Val.Off, "object '%s' must be a map, found %s", oe.Key, oe.Val.Kind)
 			}
-			for _, f := range oe.Val.Map.Entries {
+			for _, f := range oe.Val.Map().Entries {
 				ok := false
 				for _, a := range allowed {
 					ok = ok || f.Key == a
@@ -734,7 +734,7 @@ func (dc *decoder) model(d *Decl, p string) (*Model, error) {
 					return dc.metaErr(KindModel, p, f.Off, "object '%s': unsupported object field '%s'", oe.Key, f.Key)
 				}
 			}
-			if err := fn(oe.Key, oe.Val.Map, oe.Off); err != nil {
+			if err := fn(oe.Key, oe.Val.Map(), oe.Off); err != nil {
 				return err
 			}
 		}
@@ -754,7 +754,7 @@ func (dc *decoder) model(d *Decl, p string) (*Model, error) {
 		if e.Val.Kind != StringValue {
 			return "", 0, dc.metaErr(KindModel, p, e.Val.Off, "object '%s': '%s' must be a string object name, found %s", obj, key, e.Val.Kind)
 		}
-		return e.Val.Str, e.Val.Off, nil
+		return e.Val.Str(), e.Val.Off, nil
 	}
 	optRef := func(o *Map, key string, want Kind) (*Ref, error) {
 		e := o.Get(key)
@@ -868,7 +868,7 @@ func (dc *decoder) crossChecks() error {
 			continue
 		}
 		if m := dc.doc.Find(s.skin.Mesh.Var); m != nil && m.Mesh != nil && len(m.Mesh.Positions) != len(s.skin.Influences) {
-			off := s.d.Value.Map.Get("influences").Val.Off
+			off := s.d.Value.Map().Get("influences").Val.Off
 			return dc.metaErr(KindSkin, s.path, off, "%d influences for %d mesh positions (one per position)", len(s.skin.Influences), len(m.Mesh.Positions))
 		}
 	}

@@ -20,9 +20,11 @@ const (
 // token is one lexeme with its byte range in the source.
 type token struct {
 	kind  tokKind
-	text  string // identifier, number text, punctuation, or string content (raw, without quotes)
-	start int    // byte offset of the first byte
-	end   int    // byte offset after the last byte
+	text  string // identifier, punctuation, or string content (raw, without quotes)
+	raw   []byte // a number's text (a slice of the source, not copied)
+	num   float64
+	start int // byte offset of the first byte
+	end   int // byte offset after the last byte
 }
 
 // describe names a token the way error messages quote it.
@@ -33,7 +35,7 @@ func (t token) describe() string {
 	case tokIdent:
 		return fmt.Sprintf("identifier '%s'", t.text)
 	case tokInt, tokFloat:
-		return fmt.Sprintf("number '%s'", t.text)
+		return fmt.Sprintf("number '%s'", t.raw)
 	case tokString:
 		return fmt.Sprintf("string \"%s\"", t.text)
 	}
@@ -120,7 +122,7 @@ func (lx *lexer) next() (token, error) {
 	switch c {
 	case '=', '+', '-', '*', '/', ';', '.', ',', ':', '[', ']', '{', '}', '(', ')':
 		lx.pos = start + 1
-		return token{kind: tokPunct, text: string(c), start: start, end: start + 1}, nil
+		return token{kind: tokPunct, text: string(src[start : start+1]), start: start, end: start + 1}, nil
 	}
 	if c >= 0x20 && c < 0x7f {
 		return token{}, lx.errorAt(start, "unexpected character '%c'", c)
@@ -191,13 +193,68 @@ func (lx *lexer) number() (token, error) {
 		kind, i = tokFloat, j
 	}
 	lx.pos = i
-	return token{kind: kind, text: string(src[start:i]), start: start, end: i}, nil
+	return token{kind: kind, raw: src[start:i], num: parseNumber(src[start:i]), start: start, end: i}, nil
 }
 
-// parseNumber converts a number token's text to float64. The lexer only
-// produces well-formed decimal text, so only range errors remain (values
-// past float64 become ±Inf and are rejected where finiteness matters).
-func parseNumber(text string) float64 {
-	v, _ := strconv.ParseFloat(text, 64)
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseNumber converts well-formed number text (as the lexer scans it) to
+// the nearest float64; values past float64 become ±Inf and are rejected
+// where finiteness matters. Short numbers take the exact fast path (a
+// mantissa below 2^53 scaled by an exactly representable power of ten is
+// correctly rounded by one multiplication or division); the rest go
+// through strconv.
+func parseNumber(b []byte) float64 {
+	var mant uint64
+	digits, exp, i := 0, 0, 0
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		if mant == 0 && b[i] == '0' {
+			continue // leading zeros do not count as digits
+		}
+		mant = mant*10 + uint64(b[i]-'0')
+		digits++
+	}
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && isDigit(b[i]); i++ {
+			if mant == 0 && b[i] == '0' {
+				exp--
+				continue
+			}
+			mant = mant*10 + uint64(b[i]-'0')
+			digits++
+			exp--
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		neg := false
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			neg = b[i] == '-'
+			i++
+		}
+		e := 0
+		for ; i < len(b) && isDigit(b[i]); i++ {
+			if e < 10000 {
+				e = e*10 + int(b[i]-'0')
+			}
+		}
+		if neg {
+			e = -e
+		}
+		exp += e
+	}
+	if digits <= 15 && mant < 1<<53 {
+		switch {
+		case mant == 0:
+			return 0
+		case exp >= 0 && exp < len(pow10):
+			return float64(mant) * pow10[exp]
+		case exp < 0 && -exp < len(pow10):
+			return float64(mant) / pow10[-exp]
+		}
+	}
+	v, _ := strconv.ParseFloat(string(b), 64)
 	return v
 }

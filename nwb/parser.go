@@ -44,6 +44,9 @@ type parser struct {
 	tok   token // current (lookahead) token
 	decls map[string]*Decl
 	depth int
+	// scratch is a stack of list elements being parsed; nested lists
+	// push above their parent's and pop back to it.
+	scratch []Value
 }
 
 func (p *parser) advance() error {
@@ -97,7 +100,8 @@ func (p *parser) declaration(typ token) error {
 	d := &Decl{Type: typ.text, Name: name.text, Off: int32(typ.start)}
 	switch {
 	case p.is(";"):
-		d.Value = Value{Kind: MapValue, Map: NewMap(), Off: int32(name.start)}
+		d.Value = mapValue()
+		d.Value.Off = int32(name.start)
 	case p.is("="):
 		if err := p.advance(); err != nil {
 			return err
@@ -163,15 +167,17 @@ func (p *parser) assignment(root token) error {
 		if slot.Kind != MapValue {
 			return p.errorf(int(fieldOff[i]), "cannot set field '%s' of '%s': it is a %s, not a map", path[i], strings.Join(path[:i], "."), slot.Kind)
 		}
-		e := slot.Map.Get(path[i])
+		e := slot.Map().Get(path[i])
 		if e == nil {
 			if i < len(path)-1 || op.text != "=" {
 				if op.text != "=" && i == len(path)-1 {
 					return p.errorf(int(fieldOff[i]), "'%s' is not set", strings.Join(path, "."))
 				}
-				e = slot.Map.Set(path[i], fieldOff[i], Value{Kind: MapValue, Map: NewMap(), Off: fieldOff[i]})
+				m := mapValue()
+				m.Off = fieldOff[i]
+				e = slot.Map().Set(path[i], fieldOff[i], m)
 			} else {
-				e = slot.Map.Set(path[i], fieldOff[i], Value{})
+				e = slot.Map().Set(path[i], fieldOff[i], Value{})
 			}
 		} else if i == len(path)-1 {
 			e.Off = fieldOff[i]
@@ -187,9 +193,9 @@ func (p *parser) assignment(root token) error {
 		// += on a list appends in place: a list operand is joined, any
 		// other value becomes one new element.
 		if rhs.Kind == ListValue {
-			slot.List = append(slot.List, rhs.List...)
+			slot.x = &valueExt{list: append(slot.List(), rhs.List()...)}
 		} else {
-			slot.List = append(slot.List, rhs)
+			slot.x = &valueExt{list: append(slot.List(), rhs)}
 		}
 		slot.Lit = false
 		return p.advance()
@@ -284,10 +290,11 @@ func (p *parser) primary() (Value, error) {
 	t := p.tok
 	switch {
 	case t.kind == tokInt || t.kind == tokFloat:
-		v := Value{Kind: NumberValue, Int: t.kind == tokInt, Num: parseNumber(t.text), Lit: true, Off: int32(t.start), End: int32(t.end)}
+		v := Value{Kind: NumberValue, Int: t.kind == tokInt, Num: t.num, Lit: true, Off: int32(t.start), End: int32(t.end)}
 		return v, p.advance()
 	case t.kind == tokString:
-		v := Value{Kind: StringValue, Str: t.text, Lit: true, Off: int32(t.start), End: int32(t.end)}
+		v := stringValue(StringValue, t.text)
+		v.Lit, v.Off, v.End = true, int32(t.start), int32(t.end)
 		return v, p.advance()
 	case t.kind == tokIdent:
 		return p.reference()
@@ -335,7 +342,9 @@ func (p *parser) reference() (Value, error) {
 			return Value{}, err
 		}
 	}
-	return Value{Kind: RefValue, Str: path, Lit: true, Off: int32(root.start), End: int32(end)}, nil
+	v := stringValue(RefValue, path)
+	v.Lit, v.Off, v.End = true, int32(root.start), int32(end)
+	return v, nil
 }
 
 // list parses elements up to the closing bracket (trailing comma allowed);
@@ -345,13 +354,13 @@ func (p *parser) list(open, close string) (Value, error) {
 	if err := p.advance(); err != nil {
 		return Value{}, err
 	}
-	v := Value{Kind: ListValue, Lit: true, Off: int32(start)}
+	base := len(p.scratch)
 	for !p.is(close) {
 		e, err := p.expr()
 		if err != nil {
 			return Value{}, err
 		}
-		v.List = append(v.List, e)
+		p.scratch = append(p.scratch, e)
 		if p.is(",") {
 			if err := p.advance(); err != nil {
 				return Value{}, err
@@ -362,8 +371,19 @@ func (p *parser) list(open, close string) (Value, error) {
 			return Value{}, p.errorf(p.tok.start, "expected ',' or '%s' in list, found %s", close, p.tok.describe())
 		}
 	}
-	v.End = int32(p.tok.end)
+	v := p.popList(base)
+	v.Lit, v.Off, v.End = true, int32(start), int32(p.tok.end)
 	return v, p.advance()
+}
+
+// popList makes a list of the elements pushed on the scratch stack since
+// base, in one exactly sized allocation, and pops them.
+func (p *parser) popList(base int) Value {
+	elems := make([]Value, len(p.scratch)-base)
+	copy(elems, p.scratch[base:])
+	clear(p.scratch[base:])
+	p.scratch = p.scratch[:base]
+	return listValue(elems)
 }
 
 // brace parses `{ "k": v, ... }` as a map, and `{}` or `{a, b}` as a list.
@@ -373,7 +393,8 @@ func (p *parser) brace() (Value, error) {
 		return Value{}, err
 	}
 	if p.is("}") {
-		v := Value{Kind: ListValue, Lit: true, Off: int32(start), End: int32(p.tok.end)}
+		v := listValue(nil)
+		v.Lit, v.Off, v.End = true, int32(start), int32(p.tok.end)
 		return v, p.advance()
 	}
 	first, err := p.expr()
@@ -382,7 +403,8 @@ func (p *parser) brace() (Value, error) {
 	}
 	if !p.is(":") {
 		// A list in braces: continue after the first element.
-		v := Value{Kind: ListValue, Lit: true, Off: int32(start), List: []Value{first}}
+		base := len(p.scratch)
+		p.scratch = append(p.scratch, first)
 		for !p.is("}") {
 			if !p.is(",") {
 				return Value{}, p.errorf(p.tok.start, "expected ',' or '}' in list, found %s", p.tok.describe())
@@ -397,12 +419,14 @@ func (p *parser) brace() (Value, error) {
 			if err != nil {
 				return Value{}, err
 			}
-			v.List = append(v.List, e)
+			p.scratch = append(p.scratch, e)
 		}
-		v.End = int32(p.tok.end)
+		v := p.popList(base)
+		v.Lit, v.Off, v.End = true, int32(start), int32(p.tok.end)
 		return v, p.advance()
 	}
-	m := Value{Kind: MapValue, Map: NewMap(), Lit: true, Off: int32(start)}
+	m := mapValue()
+	m.Lit, m.Off = true, int32(start)
 	key := first
 	for {
 		if key.Kind != StringValue {
@@ -415,7 +439,7 @@ func (p *parser) brace() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		m.Map.Set(key.Str, key.Off, val)
+		m.Map().Set(key.Str(), key.Off, val)
 		if p.is(",") {
 			if err := p.advance(); err != nil {
 				return Value{}, err

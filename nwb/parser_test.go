@@ -18,18 +18,18 @@ func dump(v Value) string {
 		}
 		return s
 	case StringValue:
-		return `"` + v.Str + `"`
+		return `"` + v.Str() + `"`
 	case RefValue:
-		return "&" + v.Str
+		return "&" + v.Str()
 	case ListValue:
-		parts := make([]string, len(v.List))
-		for i, e := range v.List {
+		parts := make([]string, len(v.List()))
+		for i, e := range v.List() {
 			parts[i] = dump(e)
 		}
 		return "[" + strings.Join(parts, " ") + "]"
 	case MapValue:
-		parts := make([]string, len(v.Map.Entries))
-		for i, e := range v.Map.Entries {
+		parts := make([]string, len(v.Map().Entries))
+		for i, e := range v.Map().Entries {
 			parts[i] = e.Key + ":" + dump(e.Val)
 		}
 		return "{" + strings.Join(parts, " ") + "}"
@@ -149,11 +149,11 @@ func TestLiteralSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := f.Decl("a").Value.Map.Get("positions").Val
+	p := f.Decl("a").Value.Map().Get("positions").Val
 	if !p.Lit || src[p.Off:p.End] != "[ [1,2,3] ,\n]" {
 		t.Fatalf("positions span %d..%d lit=%v", p.Off, p.End, p.Lit)
 	}
-	if n := f.Decl("a").Value.Map.Get("normals").Val; n.Lit {
+	if n := f.Decl("a").Value.Map().Get("normals").Val; n.Lit {
 		t.Fatal("a computed list must not be marked literal")
 	}
 }

@@ -115,14 +115,14 @@ func Refresh(src []byte, name string, opts RefreshOptions) ([]byte, Report, erro
 		if Kind(d.Type) != KindSkin || d.Value.Kind != MapValue {
 			continue
 		}
-		e := d.Value.Map.Get("mesh")
+		e := d.Value.Map().Get("mesh")
 		if e == nil || e.Val.Kind != RefValue {
 			continue
 		}
-		if prev := skinOf[e.Val.Str]; prev != nil {
-			return nil, rep, f.errorf(d.Off, "mesh '%s' has more than one skin ('%s' and '%s')", e.Val.Str, prev.Name, d.Name)
+		if prev := skinOf[e.Val.Str()]; prev != nil {
+			return nil, rep, f.errorf(d.Off, "mesh '%s' has more than one skin ('%s' and '%s')", e.Val.Str(), prev.Name, d.Name)
 		}
-		skinOf[e.Val.Str] = d
+		skinOf[e.Val.Str()] = d
 	}
 
 	dc := &decoder{f: f, doc: &Document{Path: VirtualPath("project", name)}, kinds: map[string]Kind{}}
@@ -138,7 +138,7 @@ func Refresh(src []byte, name string, opts RefreshOptions) ([]byte, Report, erro
 		}
 		meshes++
 		if d.Value.Kind == MapValue {
-			for _, e := range d.Value.Map.Entries {
+			for _, e := range d.Value.Map().Entries {
 				if !slices.Contains(meshFields[:], e.Key) {
 					return nil, rep, f.errorf(e.Off, "unsupported field '%s.%s' would be dropped by refresh", d.Name, e.Key)
 				}
@@ -154,9 +154,9 @@ func Refresh(src []byte, name string, opts RefreshOptions) ([]byte, Report, erro
 		}
 		skin := skinOf[d.Name]
 		if skin != nil {
-			if e := skin.Value.Map.Get("influences"); e != nil && e.Val.Kind == ListValue {
-				rep.Before.Skin += len(e.Val.List)
-				rep.After.Skin += len(e.Val.List)
+			if e := skin.Value.Map().Get("influences"); e != nil && e.Val.Kind == ListValue {
+				rep.Before.Skin += len(e.Val.List())
+				rep.After.Skin += len(e.Val.List())
 			}
 		}
 		keepPositions := skin != nil || opts.KeepPositions
@@ -217,7 +217,7 @@ func Refresh(src []byte, name string, opts RefreshOptions) ([]byte, Report, erro
 				continue
 			}
 			field := meshFields[i]
-			v := d.Value.Map.Get(field).Val
+			v := d.Value.Map().Get(field).Val
 			if !v.Lit || v.Kind != ListValue {
 				return nil, rep, f.errorf(v.Off, "'%s.%s' is not a single list literal (built with += or an expression), so refresh cannot rewrite it", d.Name, field)
 			}

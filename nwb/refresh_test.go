@@ -86,7 +86,7 @@ func TestRefreshKeepsOtherBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := string(b)
-		m := f.Decl("asset").Value.Map
+		m := f.Decl("asset").Value.Map()
 		// Cut from the end so earlier offsets stay valid.
 		for _, field := range []string{"vertex_refs", "colors", "tangents", "normals"} {
 			v := m.Get(field).Val

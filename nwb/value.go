@@ -35,21 +35,55 @@ func (k ValueKind) String() string {
 
 // Value is an evaluated expression. Expressions are evaluated as the
 // parser reads them; references stay symbolic (Str holds the dotted path).
+// A Value is 32 bytes: numbers, by far the most common, carry no pointer;
+// strings, lists and maps keep their payload behind one.
 type Value struct {
-	Kind ValueKind
+	Num float64
+	// Off is the byte offset where the expression starts; End is where a
+	// literal ends.
+	Off, End int32
+	Kind     ValueKind
 	// Int is true for a number written (or computed) as an integer.
 	Int bool
 	// Lit is true when the value is exactly the literal text
 	// src[Off:End], so refresh can splice a replacement there.
 	Lit bool
-	// Off is the byte offset where the expression starts; End is where a
-	// literal ends.
-	Off, End int32
-	Num      float64
-	Str      string // string content (escapes kept raw) or reference path
-	List     []Value
-	Map      *Map
+	x   *valueExt
 }
+
+type valueExt struct {
+	str  string
+	list []Value
+	m    *Map
+}
+
+// Str is a string's content (escapes kept raw) or a reference's dotted path.
+func (v Value) Str() string {
+	if v.x == nil {
+		return ""
+	}
+	return v.x.str
+}
+
+// List is a list's elements.
+func (v Value) List() []Value {
+	if v.x == nil {
+		return nil
+	}
+	return v.x.list
+}
+
+// Map is a map's entries (nil for other kinds).
+func (v Value) Map() *Map {
+	if v.x == nil {
+		return nil
+	}
+	return v.x.m
+}
+
+func stringValue(kind ValueKind, s string) Value { return Value{Kind: kind, x: &valueExt{str: s}} }
+func listValue(elems []Value) Value              { return Value{Kind: ListValue, x: &valueExt{list: elems}} }
+func mapValue() Value                            { return Value{Kind: MapValue, x: &valueExt{m: NewMap()}} }
 
 // Map is an ordered string-keyed map; a repeated key overwrites in place.
 type Map struct {
@@ -166,12 +200,12 @@ func binary(op string, a, b Value) (Value, string) {
 		}
 		return out, ""
 	case op == "+" && a.Kind == StringValue && b.Kind == StringValue:
-		out.Kind, out.Str = StringValue, a.Str+b.Str
+		out.Kind, out.x = StringValue, &valueExt{str: a.Str() + b.Str()}
 		return out, ""
 	case op == "+" && a.Kind == ListValue && b.Kind == ListValue:
-		out.Kind = ListValue
-		out.List = make([]Value, 0, len(a.List)+len(b.List))
-		out.List = append(append(out.List, a.List...), b.List...)
+		list := make([]Value, 0, len(a.List())+len(b.List()))
+		list = append(append(list, a.List()...), b.List()...)
+		out.Kind, out.x = ListValue, &valueExt{list: list}
 		return out, ""
 	}
 	return Value{}, fmt.Sprintf("cannot apply '%s' to %s and %s", op, a.Kind, b.Kind)
