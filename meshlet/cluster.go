@@ -35,11 +35,13 @@ const expandCap = 256
 const maxCandidates = 1024
 
 // Topological priorities of a candidate triangle, lower is better. They
-// always beat the geometric score.
+// always beat the geometric score. A triangle two of whose corners have
+// just one other unused triangle left ranks one step better than its new
+// vertex count says (meshoptimizer 1.x): it is about to become dangling.
 const (
 	prioNoNewVertex = 0 // all corners already in the meshlet
 	prioDangling    = 1 // a corner has no other unused triangle left
-	prioNewVertex   = 2 // + number of new vertices (1..3) when not dangling
+	prioNewVertex   = 2 // + number of new vertices (1..3) otherwise
 )
 
 // triGeom is what scoring needs of a triangle: its centroid and its unit
@@ -170,13 +172,13 @@ func triNormal(p0, p1, p2 [3]float32) ([3]float64, float64) {
 func (b *builder) run() {
 	b.add(uint32(b.initialSeed()))
 	for b.remaining > 0 {
-		fit, any := b.pick()
+		fit, best := b.pick()
 		if fit >= 0 {
 			b.add(uint32(fit))
 			continue
 		}
-		fallback := any
-		if any < 0 {
+		fallback := best
+		if best < 0 {
 			// Spatial fallback: nothing adjacent is left.
 			t := b.kd.nearest(b.center())
 			if t < 0 {
@@ -339,10 +341,10 @@ func (b *builder) axis() [3]float32 {
 // pick scans the candidates (compacting away used ones) and returns the
 // best one that fits and the best one overall, -1 when there is none.
 // Order: topological priority, then geometric score, then first found.
-func (b *builder) pick() (fit, any int32) {
-	fit, any = -1, -1
-	fitPrio, anyPrio := math.MaxInt, math.MaxInt
-	var fitScore, anyScore float32
+func (b *builder) pick() (fit, best int32) {
+	fit, best = -1, -1
+	fitPrio, bestPrio := math.MaxInt, math.MaxInt
+	var fitScore, bestScore float32
 	c := b.center()
 	ax := b.axis()
 	w := b.opts.ConeWeight
@@ -379,19 +381,19 @@ func (b *builder) pick() (fit, any int32) {
 			}
 		}
 		fits := triRoom && nv <= room
-		if prio > anyPrio && (!fits || prio > fitPrio) {
+		if prio > bestPrio && (!fits || prio > fitPrio) {
 			continue
 		}
 		s := b.score(t, c, ax, w)
-		if prio < anyPrio || (prio == anyPrio && s < anyScore) {
-			any, anyPrio, anyScore = int32(t), prio, s
+		if prio < bestPrio || (prio == bestPrio && s < bestScore) {
+			best, bestPrio, bestScore = int32(t), prio, s
 		}
 		if fits && (prio < fitPrio || (prio == fitPrio && s < fitScore)) {
 			fit, fitPrio, fitScore = int32(t), prio, s
 		}
 	}
 	b.cands = b.cands[:j]
-	return fit, any
+	return fit, best
 }
 
 // score is meshoptimizer's geometric score: distance from the meshlet
