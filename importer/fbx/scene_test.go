@@ -424,3 +424,56 @@ Connections:  {
 		t.Fatalf("material %+v", sc.Materials[0])
 	}
 }
+
+// TestTemplateDefaults: a property a model does not set comes from its
+// class's PropertyTemplate; one it sets overrides the template.
+func TestTemplateDefaults(t *testing.T) {
+	nodes := func(v int, own ...*Node) []*Node {
+		doc := quadScene(v, nil, own...)
+		tmpl := doc[2].Child("ObjectType").Child("PropertyTemplate").Child("Properties70")
+		tmpl.Children = append(tmpl.Children, P("Lcl Translation", "Lcl Translation", 0.0, 0.0, 7.0))
+		return doc
+	}
+	pos := decodeAll(t, func(v int) []*Node { return nodes(v) }, Options{PreserveSpace: true}).Submeshes[0].Positions
+	if !near3(pos[0], mesh.Vec3{0, 0, 7}, 1e-6) {
+		t.Fatalf("template translation not applied: %v", pos[0])
+	}
+	pos = decodeAll(t, func(v int) []*Node {
+		return nodes(v, P("Lcl Translation", "Lcl Translation", 1.0, 0.0, 0.0))
+	}, Options{PreserveSpace: true}).Submeshes[0].Positions
+	if !near3(pos[0], mesh.Vec3{1, 0, 0}, 1e-6) {
+		t.Fatalf("own property did not override the template: %v", pos[0])
+	}
+}
+
+// TestEmbeddedTexture: a Texture connected to a material's DiffuseColor
+// becomes its base color texture, with the Video's embedded bytes.
+func TestEmbeddedTexture(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\nfake")
+	nodes := func(v int) []*Node {
+		doc := quadScene(v, nil)
+		objs := doc[3]
+		objs.Children = append(objs.Children,
+			materialNode(300, "M", [3]float64{1, 1, 1}),
+			n("Texture", int64(400), "Texture::Tex", "", n("RelativeFilename", `textures\wood.png`)),
+			n("Video", int64(500), "Video::Vid", "Clip", n("Content", png)))
+		conns := doc[4]
+		conns.Children = append(conns.Children,
+			n("C", "OO", int64(300), int64(200)),
+			n("C", "OP", int64(400), int64(300), "DiffuseColor"),
+			n("C", "OO", int64(500), int64(400)))
+		return doc
+	}
+	// Binary only: ASCII stores Content as base64 text.
+	sc, err := Decode(writeBinary(7500, nodes(7500), false), "t.fbx", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Images) != 1 || sc.Images[0].URI != "textures/wood.png" || sc.Images[0].MimeType != "image/png" ||
+		string(sc.Images[0].Data) != string(png) {
+		t.Fatalf("images %+v", sc.Images)
+	}
+	if sc.Materials[0].BaseColorTexture != 0 || sc.Submeshes[0].Material != 0 {
+		t.Fatalf("material %+v", sc.Materials[0])
+	}
+}
