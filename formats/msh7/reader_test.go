@@ -189,6 +189,8 @@ func TestDecodeInvalid(t *testing.T) {
 		{"NaN position", mutate(good, put32(int(lay.positions)+12, 0x7F800001)), int64(lay.positions + 12), "position 1 is not finite"},
 		{"joint pad", mutate(skinned, put32(int(slay.joints)+108, 1)), int64(slay.joints + 108), "joint 0: pad 0x1, want 0"},
 		{"joint parent", mutate(skinned, put32(int(slay.joints)+104, 5)), int64(slay.joints + 104), "joint 0: parent 5 must be -1 or another joint"},
+		{"joint NaN", mutate(skinned, put32(int(slay.joints)+64, 0x7FC00000)), int64(slay.joints), "joint 0: not finite"},
+		{"inverse bind NaN", mutate(skinned, put32(int(slay.inverseBinds)+64+60, 0xFF800000)), int64(slay.inverseBinds + 64), "inverse bind 1: not finite"},
 		{"skin joint range", mutate(skinned, put32(int(slay.skin), 7)), int64(slay.skin), "skin 0: joint 7 (weight 1) not < joint count 2"},
 		{"skinned without skin base", mutate(skinned, put32(int(slay.descs)+24, NoSkin)), int64(slay.descs + 24), "skinned mesh without skin base"},
 		{"inverse bind count", mutate(skinned, func(b []byte) []byte {

@@ -27,11 +27,11 @@ const UnitTolerance = 0.01
 //     is enabled, and an enabled cone has a non-zero cutoff;
 //   - normals and tangents unit: |x²+y²+z²−1| ≤ UnitTolerance.
 //
-// meshcook adds: finite positions, uv0 and colours; skin weights finite, a
-// joint with a non-zero weight below the joint count (or the inverse-bind
-// count when there are no joints); joint parents −1 or another joint;
-// inverse-bind count 0, or equal to the joint count when both are present;
-// at most 65536 joints.
+// meshcook adds: finite positions, uv0 and colours; finite skin weights,
+// and a joint with a non-zero weight below the joint count (or the
+// inverse-bind count when there are no joints); finite joints and inverse
+// binds; joint parents −1 or another joint; inverse-bind count 0 or equal
+// to the joint count when both are present; at most 65536 joints.
 func Validate(f *File) error {
 	c := f.fileCounts()
 	lay, ok := layoutOf(c)
@@ -139,8 +139,17 @@ func validateSkin(f *File, lay layout) error {
 		}
 	}
 	for j, x := range f.Joints {
+		at := int64(lay.joints) + int64(j)*JointSize
+		if !finite(x.InverseBind[:]...) || !finite(x.BindT[:]...) || !finite(x.BindR[:]...) || !finite(x.BindS[:]...) {
+			return errAt(at, nil, "joint %d: not finite", j)
+		}
 		if x.Parent < -1 || int(x.Parent) >= nj || int(x.Parent) == j {
-			return errAt(int64(lay.joints)+int64(j)*JointSize+104, nil, "joint %d: parent %d must be -1 or another joint", j, x.Parent)
+			return errAt(at+104, nil, "joint %d: parent %d must be -1 or another joint", j, x.Parent)
+		}
+	}
+	for i, m := range f.InverseBinds {
+		if !finite(m[:]...) {
+			return errAt(int64(lay.inverseBinds)+int64(i)*InverseBindSize, nil, "inverse bind %d: not finite", i)
 		}
 	}
 	return nil
