@@ -30,7 +30,7 @@ var (
 // with that offset, exactly when the offset is rigid with uniform scale.
 func (im *importer) animations() ([]mesh.Animation, []string, error) {
 	doc := im.doc
-	var nonJoint, approx, weights int
+	var nonJoint, approx int
 	out := make([]mesh.Animation, 0, len(doc.Animations))
 	for ai, a := range doc.Animations {
 		if a == nil {
@@ -53,8 +53,7 @@ func (im *importer) animations() ([]mesh.Animation, []string, error) {
 			case qgltf.TRSScale:
 				path = mesh.PathScale
 			case qgltf.TRSWeights:
-				anim.SkippedWeightChannels++
-				weights++
+				anim.SkippedWeightChannels++ // reported by whoever cooks the clip (hanim.FromScene)
 				continue
 			default:
 				nonJoint++ // an extension's path (KHR_animation_pointer)
@@ -95,9 +94,6 @@ func (im *importer) animations() ([]mesh.Animation, []string, error) {
 	var warnings []string
 	if nonJoint > 0 {
 		warnings = append(warnings, fmt.Sprintf("skipped %d animation channels whose target is not a joint of skin 0", nonJoint))
-	}
-	if weights > 0 {
-		warnings = append(warnings, fmt.Sprintf("skipped %d morph-weight animation channels", weights))
 	}
 	if approx > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d animation channels drive joints under sheared or non-uniformly scaled non-joint nodes and are approximate", approx))

@@ -78,8 +78,9 @@
 //     above it (up to its joint parent) has its values composed with their
 //     transform, exactly when that transform is rotation, uniform scale and
 //     translation (else approximately, counted in a warning). Channels on
-//     other nodes or extension paths are skipped and counted; morph-weight
-//     channels are counted in SkippedWeightChannels and a warning.
+//     other nodes or extension paths are skipped and counted in a warning;
+//     morph-weight channels are counted in SkippedWeightChannels (the clip
+//     writer reports them).
 //     Duration is the last key time over the kept channels. Key times must
 //     be finite, ≥ 0 and non-decreasing; keys count against
 //     Options.MaxAnimationKeys.

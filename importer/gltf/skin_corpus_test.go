@@ -446,3 +446,38 @@ func maxDiff(a, b mesh.Mat4) float64 {
 	}
 	return d
 }
+
+// Canonicalizing imported skinned and morphing submeshes keeps every
+// corner's influences and deltas (the weld treats them as streams).
+func TestCorpusCanonicalizeKeepsDeformStreams(t *testing.T) {
+	corpusFiles(t, "gltf")
+	for _, file := range []string{"CesiumMan/glTF/CesiumMan.gltf", "Fox/glTF/Fox.gltf", "assimp_quad_skin/quad_skin.glb", "AnimatedMorphCube/glTF/AnimatedMorphCube.gltf", "MorphPrimitivesTest/glTF/MorphPrimitivesTest.gltf"} {
+		s, err := Load(filepath.Join(corpusDir, "gltf", file), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s.Submeshes {
+			in := s.Submeshes[i]
+			out := in
+			r, err := mesh.Canonicalize(&out, mesh.CanonicalOptions{KeepDegenerate: true})
+			if err != nil {
+				t.Fatalf("%s submesh %d: %v", file, i, err)
+			}
+			if len(out.Indices) != len(in.Indices) {
+				t.Fatalf("%s submesh %d: %d indices, want %d", file, i, len(out.Indices), len(in.Indices))
+			}
+			for c := range in.Indices {
+				iv, ov := in.Indices[c], out.Indices[c]
+				if in.Joints != nil && (in.Joints[iv] != out.Joints[ov] || in.Weights[iv] != out.Weights[ov]) {
+					t.Fatalf("%s submesh %d corner %d: influences changed", file, i, c)
+				}
+				for k := range in.Morphs {
+					if in.Morphs[k].Positions[iv] != out.Morphs[k].Positions[ov] {
+						t.Fatalf("%s submesh %d corner %d: target %d delta changed", file, i, c, k)
+					}
+				}
+			}
+			t.Logf("%s submesh %d: vertices %d → %d", file, i, r.VerticesBefore, r.VerticesAfter)
+		}
+	}
+}

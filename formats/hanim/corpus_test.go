@@ -1,0 +1,62 @@
+package hanim
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/meshcook/meshcook/importer/gltf"
+)
+
+// corpusDir is ../shared/corpus relative to the repository root.
+const corpusDir = "../../../shared/corpus"
+
+// The corpus's animated skins become clips that encode, decode back to the
+// same clips, index existing joints and pass meshcheck.
+func TestCorpusClips(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skipf("corpus not present at %s (%v); it is read in place, never copied", corpusDir, err)
+	}
+	files := map[string][]byte{}
+	for _, file := range []string{"CesiumMan/glTF-Binary/CesiumMan.glb", "Fox/glTF-Binary/Fox.glb", "SimpleSkin/simple_skin.gltf", "AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"} {
+		s, err := gltf.Load(filepath.Join(corpusDir, "gltf", file), gltf.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clips, warnings := FromScene(s.Animations, DefaultTolerance)
+		if len(clips) != len(s.Animations) {
+			t.Fatalf("%s: %d clips for %d animations", file, len(clips), len(s.Animations))
+		}
+		keys := 0
+		for i, c := range clips {
+			if len(c.Channels) != len(s.Animations[i].Channels) {
+				t.Errorf("%s clip %d: %d channels, animation has %d", file, i, len(c.Channels), len(s.Animations[i].Channels))
+			}
+			for _, h := range c.Channels {
+				keys += len(h.Times)
+			}
+		}
+		joints := 0
+		if s.Skeleton != nil {
+			joints = len(s.Skeleton.Joints)
+		}
+		if err := CheckJoints(clips, joints); err != nil {
+			t.Error(err)
+		}
+		b, err := Encode(clips)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		back, err := Decode(b)
+		if err != nil || len(back) != len(clips) {
+			t.Fatalf("%s: decode: %v", file, err)
+		}
+		t.Logf("%s: %d clips, %d keys, %d bytes, warnings %q", file, len(clips), keys, len(b), warnings)
+		if strings.Contains(file, "MorphCube") && (len(warnings) != 1 || !strings.Contains(warnings[0], "skipped 1 morph-weight channels")) {
+			t.Errorf("%s: warnings %q", file, warnings)
+		}
+		files[strings.ReplaceAll(filepath.Base(file), ".", "_")+".hanim"] = b
+	}
+	meshcheck(t, files)
+}
