@@ -24,8 +24,9 @@ var (
 // with a channel per joint translation, rotation or scale channel of the
 // exported skin. Interpolation is kept (cubic values stay in-tangent,
 // value, out-tangent per key). Channels on nodes that are not joints of
-// skin 0, or with an extension's path, are skipped and counted; morph-weight channels are counted in
-// SkippedWeightChannels. A joint whose exported parent space differs from
+// skin 0, or with an extension's path, are skipped and counted in one
+// warning; morph-weight channels are counted in SkippedWeightChannels only
+// (the clip writer reports them). A joint whose exported parent space differs from
 // its node parent's (non-joint nodes in between) gets its values composed
 // with that offset, exactly when the offset is rigid with uniform scale.
 func (im *importer) animations() ([]mesh.Animation, []string, error) {
