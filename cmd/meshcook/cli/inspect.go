@@ -93,40 +93,23 @@ func runInspect(stdout io.Writer, path string, asJSON, dump bool) error {
 	if err != nil {
 		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, unwrapPath(err)))
 	}
-	bad := func(err error) error { return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, err)) }
-	switch kindOf(b) {
-	case "hmesh":
-		f, err := hmesh.Decode(b)
-		if err != nil {
-			return bad(err)
+	k := detectKind(path, b)
+	if k == nil {
+		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: unrecognised file kind (no known magic or extension)", path))
+	}
+	mode := inspectSummary
+	switch {
+	case dump:
+		mode = inspectDump
+	case asJSON:
+		mode = inspectJSON
+	}
+	if err := k.inspect(stdout, path, b, mode); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return err
 		}
-		if dump {
-			return hmesh.Dump(stdout, f)
-		}
-		s := summarizeHMesh(path, f)
-		if asJSON {
-			return writeJSON(stdout, s)
-		}
-		printHMesh(stdout, s)
-	case "hmat":
-		ms, err := hmat.Decode(b)
-		if err != nil {
-			return bad(err)
-		}
-		if dump {
-			return hmat.Dump(stdout, ms)
-		}
-		s := hmatSummary{File: path, Kind: "hmat", Materials: ms}
-		if asJSON {
-			return writeJSON(stdout, s)
-		}
-		fmt.Fprintf(stdout, "%s: hmat v1, %d materials\n", path, len(ms))
-		for i, m := range ms {
-			fmt.Fprintf(stdout, "  [%d] baseColor %v metallic %g roughness %g flags %#x baseColorTex %016x normalTex %016x\n",
-				i, m.BaseColorFactor, m.Metallic, m.Roughness, m.Flags, m.BaseColorTex, m.NormalTex)
-		}
-	default:
-		return bad(errors.New("unrecognised file kind (no known magic)"))
+		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, err))
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,9 +8,6 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/meshcook/meshcook/formats/hmat"
-	"github.com/meshcook/meshcook/formats/hmesh"
 )
 
 // fileCheck is one file's validation result (`validate --json` prints one
@@ -28,8 +24,8 @@ func newValidateCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check cooked files structurally and semantically",
-		Long: `Validate reads each file with its format's reader (recognised by magic:
-.hmesh "HMSH", .hmat "HMAT") and checks every range, index and count.
+		Long: `Validate reads each file with its format's reader (recognised by magic or
+extension; see docs/formats/) and checks every range, index and count.
 It prints one line per file and exits 3 when any file fails.`,
 		Example: `  meshcook validate out/models/chair.hmesh out/models/chair.hmat
   meshcook validate --json out/*.hmesh`,
@@ -74,41 +70,20 @@ It prints one line per file and exits 3 when any file fails.`,
 	return cmd
 }
 
-// kindOf names a cooked file's format from its magic.
-func kindOf(b []byte) string {
-	switch {
-	case bytes.HasPrefix(b, []byte("HMSH")):
-		return "hmesh"
-	case bytes.HasPrefix(b, []byte("HMAT")):
-		return "hmat"
-	}
-	return "unknown"
-}
-
 func validateFile(path string) fileCheck {
-	c := fileCheck{File: path}
+	c := fileCheck{File: path, Kind: "unknown"}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		c.Kind = "unknown"
 		c.Error = unwrapPath(err).Error()
 		return c
 	}
-	c.Kind = kindOf(b)
-	switch c.Kind {
-	case "hmesh":
-		var f *hmesh.File
-		if f, err = hmesh.Decode(b); err == nil {
-			err = hmesh.Validate(f)
-		}
-	case "hmat":
-		var ms []hmat.Material
-		if ms, err = hmat.Decode(b); err == nil {
-			err = hmat.Validate(ms)
-		}
-	default:
-		err = errors.New("unrecognised file kind (no known magic)")
+	k := detectKind(path, b)
+	if k == nil {
+		c.Error = "unrecognised file kind (no known magic or extension)"
+		return c
 	}
-	if err != nil {
+	c.Kind = k.name
+	if err := k.validate(path, b); err != nil {
 		c.Error = err.Error()
 		return c
 	}
