@@ -372,3 +372,22 @@ func TestBrokenCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusEmbeddedTextures: assimp's ASCII files embed PNGs as base64,
+// once in one string and once split over two separately padded strings.
+func TestCorpusEmbeddedTextures(t *testing.T) {
+	dir := corpusDir(t, filepath.Join("fbx", "assimp_embedded_textures"))
+	for _, name := range []string{"box.FBX", "box_embedded_texture_fragmented.fbx"} {
+		sc, err := Load(filepath.Join(dir, name), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sc.Images) != 1 || !bytes.HasPrefix(sc.Images[0].Data, []byte("\x89PNG\r\n\x1a\n")) ||
+			sc.Images[0].MimeType != "image/png" {
+			t.Fatalf("%s: images %d, first data %d bytes", name, len(sc.Images), len(sc.Images[0].Data))
+		}
+		if len(sc.Materials) != 1 || sc.Materials[0].BaseColorTexture != 0 {
+			t.Fatalf("%s: material %+v", name, sc.Materials)
+		}
+	}
+}

@@ -101,10 +101,12 @@ func (s *scene) image(t *object) mesh.Image {
 	return img
 }
 
-// content returns embedded bytes: a raw property (binary) or base64 strings
-// (ASCII, possibly split over several strings).
+// content returns embedded bytes: a raw property (binary) or base64 text
+// (ASCII). Exporters split long text over several strings, some encoding
+// each piece on its own (padding inside), some cutting one encoding
+// anywhere; each piece is decoded alone first, the joined text second.
 func content(c *Node) []byte {
-	var b64 strings.Builder
+	var parts []string
 	for i := range c.Props {
 		p := &c.Props[i]
 		switch p.Type {
@@ -113,13 +115,20 @@ func content(c *Node) []byte {
 				return p.Bytes
 			}
 		case TypeString:
-			b64.WriteString(p.Str)
+			if p.Str != "" {
+				parts = append(parts, p.Str)
+			}
 		}
 	}
-	if b64.Len() == 0 {
-		return nil
+	var out []byte
+	for _, part := range parts {
+		b := decodeBase64(part)
+		if b == nil {
+			return decodeBase64(strings.Join(parts, ""))
+		}
+		out = append(out, b...)
 	}
-	return decodeBase64(b64.String())
+	return out
 }
 
 func clamp01(v float64) float64 {
