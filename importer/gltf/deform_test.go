@@ -361,3 +361,23 @@ func TestDecompose(t *testing.T) {
 		t.Errorf("parentsFirst = %v", got)
 	}
 }
+
+// Morph deltas, instanced copies included, count against MaxVertices.
+func TestMorphBudget(t *testing.T) {
+	b := newBuilder()
+	p := quad(b)
+	d := b.floats("VEC3", make([]float32, 12)...)
+	p["targets"] = []obj{{"POSITION": d, "NORMAL": d}, {"POSITION": d}}
+	m := b.mesh("", p)
+	for i := 0; i < 4; i++ {
+		b.node(obj{"mesh": m})
+	}
+	fsys := fstest.MapFS{"x.glb": {Data: b.glb(t)}}
+	// 4 instances × 3 streams × 4 vertices = 48 deltas
+	if _, err := Decode(fsys, "x.glb", Options{MaxVertices: 48}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(fsys, "x.glb", Options{MaxVertices: 47}); err == nil || !strings.Contains(err.Error(), "exceeds 47 morph deltas") {
+		t.Fatalf("error %v, want the morph budget", err)
+	}
+}

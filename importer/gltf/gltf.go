@@ -47,7 +47,9 @@ var ErrOutsideFolder = errors.New("uri leaves the source folder")
 // Options for Load and Decode. Zero value = defaults.
 type Options struct {
 	// MaxVertices caps the total vertex count of the imported Scene, summed
-	// over every submesh (a mesh instanced by N nodes counts N times).
+	// over every submesh (a mesh instanced by N nodes counts N times), and
+	// separately the morph-target deltas (one per vertex per target
+	// position or normal stream, counted the same way).
 	// Zero or negative means DefaultMaxVertices.
 	MaxVertices int
 	// MaxIndices caps the total triangle-list index count of the Scene,

@@ -240,6 +240,17 @@ func (im *importer) place(lp *localPrim, world mesh.Mat4, last, skinned bool) (m
 		sm.Indices = append(make([]uint32, 0, ni), lp.indices...)
 	}
 	if lp.morphs != nil {
+		if !last {
+			// copies count against the morph budget like the decoded deltas
+			d := 0
+			for _, m := range lp.morphs {
+				d += len(m.Positions) + len(m.Normals)
+			}
+			if d > im.morphLeft {
+				return mesh.Submesh{}, fmt.Errorf("scene exceeds %d morph deltas (Options.MaxVertices)", im.maxVerts)
+			}
+			im.morphLeft -= d
+		}
 		sm.Morphs = make([]mesh.MorphTarget, len(lp.morphs))
 		for i, m := range lp.morphs {
 			if !last {
