@@ -307,7 +307,7 @@ func FromScene(sc *mesh.Scene, opts ExportOptions) ([]OutputFile, error) {
 	base := BaseVirtualPath(opts.VirtualRoot, opts.Output)
 	single := func(path string, a *Asset) OutputFile {
 		a.Name = "asset"
-		a.Path = VirtualPath(opts.VirtualRoot, path)
+		a.Path = BaseVirtualPath(opts.VirtualRoot, path)
 		return OutputFile{Path: path, Doc: &Document{Path: a.Path, Assets: []*Asset{a}}}
 	}
 	dir := filepath.Dir(opts.Output)

@@ -253,6 +253,27 @@ func TestSceneRoundTrip(t *testing.T) {
 	}
 }
 
+// Separate files reference each other by the virtual paths they get.
+func TestFromSceneSeparatePaths(t *testing.T) {
+	files, err := FromScene(skinnedScene(), ExportOptions{SeparateAssets: true, Output: filepath.Join("game", "Assets", "chars", "Hero.nwb")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, filepath.ToSlash(f.Path)+"="+f.Doc.Path)
+	}
+	want := "game/Assets/chars/Hero/mesh.nwb=project/chars/hero/mesh,game/Assets/chars/Hero/skeleton.nwb=project/chars/hero/skeleton," +
+		"game/Assets/chars/Hero/skin.nwb=project/chars/hero/skin,game/Assets/chars/Hero.nwb=project/chars/hero"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("files %v", got)
+	}
+	skin := files[2].Doc.Assets[0].Skin
+	if skin.Mesh.Path != files[0].Doc.Path || skin.Skeleton.Path != files[1].Doc.Path {
+		t.Fatalf("skin references %v %v", skin.Mesh, skin.Skeleton)
+	}
+}
+
 // Streams are built in first-use order with shared entries; the duplicate
 // vertex and the -0 / 1e-9 values collapse as the writer prints them.
 func TestFromSceneSharing(t *testing.T) {

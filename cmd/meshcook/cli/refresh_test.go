@@ -152,3 +152,19 @@ func TestRefreshSeveralFailures(t *testing.T) {
 		t.Fatalf("code %d stderr %q", code, stderr)
 	}
 }
+
+// --keep-positions leaves positions alone (a skin in another file indexes
+// them); the other streams are still deduplicated.
+func TestRefreshKeepPositions(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "mesh.nwb", refreshSrc)
+	code, stdout, stderr := run(t, "refresh", p, "--force", "--keep-positions")
+	if code != ExitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "  positions: 4 -> 4\n") || !strings.Contains(stdout, "  normals: 2 -> 1\n") {
+		t.Fatalf("report:\n%s", stdout)
+	}
+	if got := readFile(t, p); !strings.Contains(got, "asset.positions = [\n    [0, 0, 0],\n    [1, 0, 0],\n    [0, 1, 0],\n    [1, 0, 0],\n];") {
+		t.Fatalf("positions were rewritten:\n%s", got)
+	}
+}
