@@ -46,6 +46,9 @@ func parseASCII(data []byte, opts Options) (*Document, error) {
 		return nil, err
 	}
 	root.Children = kids
+	if root.Child("FBXHeaderExtension") == nil && root.Child("Objects") == nil {
+		return nil, &FormatError{Line: 1, Msg: "no FBXHeaderExtension or Objects node: not an FBX file", Kind: ErrFormat}
+	}
 	doc := &Document{Root: root}
 	switch v := root.Child("FBXHeaderExtension").childInt("FBXVersion", 0); {
 	case v != 0:

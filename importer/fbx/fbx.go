@@ -124,12 +124,9 @@ func (s *scene) emit(model *object, g *geom, xf mesh.Mat4, slots []int, sd *skin
 		if g.material == nil {
 			return 0
 		}
-		e := g.material.element(-1, -1, p)
-		if g.material.mapping == allSame {
-			e = 0
-		} else if g.material.mapping != byPolygon {
-			e = g.material.element(int(g.polyStart[p]), int(g.corners[g.polyStart[p]]), p)
-		}
+		// Any mapping works; a per-corner one is read at the first corner.
+		first := g.polyStart[p]
+		e := g.material.element(int(first), int(g.corners[first]), p)
 		if e < 0 {
 			s.warnf("polygons with a missing material index use slot 0")
 			return 0

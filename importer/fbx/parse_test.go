@@ -68,6 +68,8 @@ func TestBinaryRoundTrip(t *testing.T) {
 func TestASCIIParse(t *testing.T) {
 	src := `; FBX 7.3.0 project file
 ; comment line
+Objects: {
+}
 Top: 1, "two; not a comment", T {
 	Arr: *4 {
 		a: 1,2.5,
@@ -113,8 +115,8 @@ Top: 1, "two; not a comment", T {
 	if p := top.Child("Key").Props; len(p) != 3 || p[2].Str != "L" {
 		t.Fatalf("Key %+v", p)
 	}
-	if top.Child("Next").Pos != 13 {
-		t.Fatalf("Next on line %d, want 13", top.Child("Next").Pos)
+	if top.Child("Next").Pos != 15 {
+		t.Fatalf("Next on line %d, want 15", top.Child("Next").Pos)
 	}
 }
 
@@ -200,6 +202,8 @@ func TestInvalidASCII(t *testing.T) {
 		{"bad number", "A: 1.2.3\n", ErrFormat, "bad number \"1.2.3\""},
 		{"depth bomb", deep, ErrLimit, "x.fbx:65: node nesting deeper than 64"},
 		{"version", "FBXHeaderExtension: {\n FBXVersion: 8000\n}\n", ErrUnsupported, "x.fbx:2: version 8000"},
+		{"empty", "", ErrFormat, "x.fbx:1: no FBXHeaderExtension or Objects node"},
+		{"not fbx", "key: value\n", ErrFormat, "not an FBX file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
