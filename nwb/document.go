@@ -873,6 +873,14 @@ func (dc *decoder) crossChecks() error {
 		}
 	}
 	for _, pm := range dc.models {
+		for _, o := range pm.model.SkinnedMeshes {
+			if o.Mesh == nil || o.Skin.Var == "" {
+				continue
+			}
+			if a := dc.doc.Find(o.Skin.Var); a != nil && a.Skin != nil && a.Skin.Mesh.Path != o.Mesh.Path {
+				return dc.metaErr(KindModel, pm.path, pm.d.Off, "object '%s': mesh %q is not the mesh of its skin (%q)", o.Name, o.Mesh.Path, a.Skin.Mesh.Path)
+			}
+		}
 		for _, o := range pm.model.StaticMeshes {
 			if o.ParentJoint == "" {
 				continue

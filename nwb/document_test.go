@@ -144,6 +144,7 @@ func TestDocumentErrors(t *testing.T) {
 		{"parent_joint needs parent_object", strings.Replace(bunch, `"parent_object": "skeleton", `, "", 1), `"parent_joint": ^"arm"`, "Model meta 'project/t/model': object 'prop': 'parent_joint' needs 'parent_object'"},
 		{"parent_joint must be a joint", strings.Replace(bunch, `"parent_joint": "arm"`, `"parent_joint": "leg"`, 1), "^model model;", "Model meta 'project/t/model': object 'prop': parent_joint 'leg' is not a joint of skeleton object 'skeleton'"},
 		{"4×4 transform with another last row", strings.Replace(bunch, `"skeleton": skeleton, },`, `"skeleton": skeleton, "transform": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[1,0,0,1]], },`, 1), "^[1,0,0,1]]", "Model meta 'project/t/model': transform: a 4×4 matrix must end with the row [0, 0, 0, 1]"},
+		{"skinned object's mesh differs from its skin's", strings.Replace(bunch, `{ "mesh": mesh, "skin": skin,`, `{ "mesh": "project/other", "skin": skin,`, 1), "^model model;", "Model meta 'project/t/model': object 'mesh': mesh \"project/other\" is not the mesh of its skin (\"project/t/mesh\")"},
 		{"model without objects", "model asset;", "^model", "Model meta 'project/t': has no objects"},
 		{"object that is not a map", `model asset; asset.static_meshes = { "a": { } };`, `{ "a": ^{ } }`, "Model meta 'project/t': object 'a' must be a map, found list"},
 		{"static object without mesh", `model asset; asset.static_meshes = { "a": { "material": "m" } };`, `{ ^"a"`, "Model meta 'project/t': object 'a': missing field 'mesh'"},

@@ -196,6 +196,17 @@ const (
 	AssetSkin     AssetType = "skin"
 )
 
+// ParseAssetType checks an --asset-type value ("" is AssetBunch).
+func ParseAssetType(s string) (AssetType, error) {
+	switch t := AssetType(strings.ToLower(s)); t {
+	case "":
+		return AssetBunch, nil
+	case AssetBunch, AssetMesh, AssetModel, AssetSkeleton, AssetSkin:
+		return t, nil
+	}
+	return "", fmt.Errorf("nwb: unknown asset type '%s' (bunch, mesh, model, skeleton, skin)", s)
+}
+
 // ExportOptions are the layout options of `meshcook import` (nwb.md §3).
 // The zero value means the defaults.
 type ExportOptions struct {
@@ -261,10 +272,8 @@ func FromScene(sc *mesh.Scene, opts ExportOptions) ([]OutputFile, error) {
 	if opts.Output == "" {
 		return nil, fmt.Errorf("nwb: export needs an output path")
 	}
-	switch opts.AssetType {
-	case AssetBunch, AssetMesh, AssetModel, AssetSkeleton, AssetSkin:
-	default:
-		return nil, fmt.Errorf("nwb: unknown asset type '%s' (bunch, mesh, model, skeleton, skin)", opts.AssetType)
+	if _, err := ParseAssetType(string(opts.AssetType)); err != nil {
+		return nil, err
 	}
 	skinned, err := sceneSkinned(sc)
 	if err != nil {

@@ -323,6 +323,17 @@ func TestFromSceneErrors(t *testing.T) {
 	}
 }
 
+func TestParseAssetType(t *testing.T) {
+	for in, want := range map[string]AssetType{"": AssetBunch, "Mesh": AssetMesh, "skin": AssetSkin, "model": AssetModel, "skeleton": AssetSkeleton, "bunch": AssetBunch} {
+		if got, err := ParseAssetType(in); err != nil || got != want {
+			t.Errorf("%q: %v %v", in, got, err)
+		}
+	}
+	if _, err := ParseAssetType("material"); err == nil || err.Error() != "nwb: unknown asset type 'material' (bunch, mesh, model, skeleton, skin)" {
+		t.Errorf("material: %v", err)
+	}
+}
+
 // Missing normals, tangents and colors are generated.
 func TestFromSceneFillsStreams(t *testing.T) {
 	s := quadScene()
