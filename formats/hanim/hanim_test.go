@@ -78,7 +78,11 @@ func TestFixtureBytes(t *testing.T) {
 	if want := 118 + 10 + 12 + 2*16; len(b) != want {
 		t.Fatalf("file is %d bytes, want %d", len(b), want)
 	}
-	meshcheck(t, map[string][]byte{"sample.hanim": b})
+	empty, err := Encode(nil)
+	if err != nil || len(empty) != HeaderSize {
+		t.Fatalf("empty file: %v, % x", err, empty)
+	}
+	meshcheck(t, map[string][]byte{"sample.hanim": b, "empty.hanim": empty})
 }
 
 // Why: decode must give back exactly what was encoded, and re-encode to the
