@@ -54,6 +54,8 @@ type EntryReport struct {
 
 // Report is what a bake did.
 type Report struct {
+	// Family is the pack written: "static" (.smpk) or "rigged" (.rmpk).
+	Family          string        `json:"family"`
 	Tolerance       float64       `json:"tolerance"`
 	Entries         []EntryReport `json:"entries"`
 	TrianglesBefore int           `json:"triangles_before"`
@@ -109,15 +111,15 @@ func BakeCatalog(ctx context.Context, c *Catalog, opts Options) (*meshpack.Pack,
 	if err := opts.Validate(); err != nil {
 		return nil, Report{}, err
 	}
-	rep := Report{Tolerance: opts.Tolerance}
-	p := &meshpack.Pack{Family: meshpack.Static}
+	rep := Report{Family: c.Family.String(), Tolerance: opts.Tolerance}
+	p := &meshpack.Pack{Family: c.Family}
 	for _, e := range c.Entries {
 		for _, s := range e.States {
 			if err := ctx.Err(); err != nil {
 				return nil, rep, fmt.Errorf("bake: %w", err)
 			}
 			name := e.Name + "/" + s.Name
-			entry, er, err := merge(name, s.Parts, opts)
+			entry, er, err := merge(c.Family, name, s.Parts, opts)
 			if err != nil {
 				return nil, rep, err
 			}
@@ -142,9 +144,10 @@ type mergeReport struct {
 
 // merge tessellates parts and merges them into one pack entry: vertices in
 // part order, triangles grouped by material id (ascending), one range per
-// material present, and a bounding sphere holding every vertex. Vertex
-// material is (material id, palette slot, timber 0/1, 0).
-func merge(name string, parts []Part, opts Options) (meshpack.Entry, mergeReport, error) {
+// material present, and a bounding sphere holding every vertex. A static
+// vertex's material is (material id, palette slot, timber 0/1, 0); a rigged
+// vertex carries the part's bones, weights and colour role.
+func merge(family meshpack.Family, name string, parts []Part, opts Options) (meshpack.Entry, mergeReport, error) {
 	rep := mergeReport{EntryReport: EntryReport{Name: name, Parts: len(parts)}}
 	e := meshpack.Entry{Name: name}
 	byMaterial := map[int][]uint32{}
@@ -164,7 +167,7 @@ func merge(name string, parts []Part, opts Options) (meshpack.Entry, mergeReport
 		if res.Limited {
 			rep.LimitedParts++
 		}
-		base := uint32(len(e.Static))
+		base := uint32(len(positions))
 		if uint64(base)+uint64(len(res.Positions)) > math.MaxUint32 {
 			return e, rep, fmt.Errorf("bake: %s: more than 2^32 vertices", name)
 		}
@@ -173,6 +176,17 @@ func merge(name string, parts []Part, opts Options) (meshpack.Entry, mergeReport
 			timber = 1
 		}
 		for k := range res.Positions {
+			if family == meshpack.Rigged {
+				e.Rigged = append(e.Rigged, meshpack.RiggedVertex{
+					Position:    res.Positions[k],
+					Normal:      res.Normals[k],
+					TexCoord:    res.UVs[k],
+					BoneIndices: part.Bones,
+					BoneWeights: part.Weights,
+					ColorRole:   part.Role,
+				})
+				continue
+			}
 			e.Static = append(e.Static, meshpack.StaticVertex{
 				Position: res.Positions[k],
 				Normal:   res.Normals[k],
@@ -203,6 +217,6 @@ func merge(name string, parts []Part, opts Options) (meshpack.Entry, mergeReport
 	}
 	c, r := mesh.BoundingSphere(positions, nil)
 	e.Bounds = meshpack.Sphere{Center: c, Radius: r}
-	rep.Vertices = len(e.Static)
+	rep.Vertices = len(positions)
 	return e, rep, nil
 }

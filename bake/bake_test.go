@@ -299,3 +299,83 @@ func TestRightAngleRotationExact(t *testing.T) {
 		}
 	}
 }
+
+// A rigged catalog bakes to an .rmpk whose vertices carry each part's
+// bones, weights and colour role, under <species>/<lod>/<skin>/<archetype>
+// keys.
+func TestBakeRiggedExample(t *testing.T) {
+	path := filepath.Join("..", "testdata", "catalog", "equipment.json")
+	b, rep, err := Bake(context.Background(), path, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := meshpack.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Family != meshpack.Rigged || rep.Family != "rigged" {
+		t.Fatalf("family %s / report %q", p.Family, rep.Family)
+	}
+	names := []string{"humanoid/0/3/troops/roman/swordsman", "humanoid/0/3/troops/roman/spearman", "humanoid/1/3/troops/roman/swordsman"}
+	for i, e := range p.Entries {
+		if e.Name != names[i] {
+			t.Errorf("entry %d %q, want %q", i, e.Name, names[i])
+		}
+		if len(e.Static) != 0 || len(e.Rigged) == 0 {
+			t.Fatalf("%s: %d static, %d rigged vertices", e.Name, len(e.Static), len(e.Rigged))
+		}
+		blended := 0
+		for _, v := range e.Rigged {
+			var sum float32
+			for _, w := range v.BoneWeights {
+				sum += w
+			}
+			if sum != 1 {
+				t.Fatalf("%s: weights sum to %v", e.Name, sum)
+			}
+			if v.BoneWeights[1] > 0 {
+				blended++
+				if v.BoneIndices != [4]uint8{0, 2, 0, 0} || v.ColorRole != 3 {
+					t.Fatalf("%s: belt vertex %+v", e.Name, v)
+				}
+			}
+		}
+		if blended == 0 {
+			t.Errorf("%s: no belt vertices blend two joints", e.Name)
+		}
+	}
+	if len(p.Entries) != len(names) || rep.TrianglesAfter >= rep.TrianglesBefore {
+		t.Errorf("%d entries, %d → %d triangles", len(p.Entries), rep.TrianglesBefore, rep.TrianglesAfter)
+	}
+	t.Logf("equipment catalog: %d → %d triangles (%.2f× fewer)", rep.TrianglesBefore, rep.TrianglesAfter, rep.Reduction)
+	// A static pack is a family mismatch for --check, not an error.
+	static, _ := bakeExample(t)
+	res, err := ComparePacks(static, b)
+	if err != nil || res.OK() || !strings.Contains(res.Diffs[0].Reason, "the pack is static") {
+		t.Errorf("static vs rigged: %+v %v", res.Diffs, err)
+	}
+}
+
+func TestInvalidRiggedParts(t *testing.T) {
+	one := func(family, p string) string {
+		return `{"version": 1, "family": "` + family + `", "entries": [{"name": "a/0", "states": [{"name": "s", "parts": [` + p + `]}]}]}`
+	}
+	cases := []struct{ name, src, want string }{
+		{"bone in static", one("static", `{"primitive": "box", "bone": 1}`), `need "family": "rigged"`},
+		{"no bone", one("rigged", `{"primitive": "box"}`), "needs bone or bones"},
+		{"both", one("rigged", `{"primitive": "box", "bone": 1, "bones": [[1, 1]]}`), "exclusive"},
+		{"bone 256", one("rigged", `{"primitive": "box", "bone": 256}`), "bone 256 outside"},
+		{"five", one("rigged", `{"primitive": "box", "bones": [[0,0.2],[1,0.2],[2,0.2],[3,0.2],[4,0.2]]}`), "5 bone influences"},
+		{"sum", one("rigged", `{"primitive": "box", "bones": [[0, 0.5], [1, 0.4]]}`), "sum to 0.9"},
+		{"fraction bone", one("rigged", `{"primitive": "box", "bones": [[0.5, 1]]}`), "not an integer"},
+		{"color", one("rigged", `{"primitive": "box", "bone": 0, "color": [1, 0, 0]}`), "use role"},
+		{"role", one("rigged", `{"primitive": "box", "bone": 0, "role": 300}`), "role 300"},
+		{"family", one("skinned", `{"primitive": "box"}`), `family: "skinned"`},
+	}
+	for _, c := range cases {
+		_, err := ParseCatalog(strings.NewReader(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+}

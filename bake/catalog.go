@@ -9,6 +9,7 @@ import (
 	"math"
 	"regexp"
 
+	"github.com/meshcook/meshcook/formats/meshpack"
 	"github.com/meshcook/meshcook/tessellate"
 )
 
@@ -30,6 +31,9 @@ const (
 
 // Catalog is a parsed, validated primitive-part catalog (docs/catalog.md).
 type Catalog struct {
+	// Family is the pack the catalog bakes to: Static (buildings, the
+	// default) or Rigged (equipment whose parts ride on bones).
+	Family  meshpack.Family
 	Entries []Entry
 }
 
@@ -50,9 +54,15 @@ type State struct {
 type Part struct {
 	Name     string
 	Shape    tessellate.Part
-	Color    [4]float32 // linear RGBA
+	Color    [4]float32 // linear RGBA (static packs)
 	Material int        // material id
-	Palette  int        // palette slot
+	Palette  int        // palette slot (static packs)
+
+	// Rigged packs only: up to four bone influences (weights sum to 1,
+	// unused slots 0) and the colour role the engine tints by.
+	Bones   [4]uint8
+	Weights [4]float32
+	Role    uint8
 }
 
 // CatalogError is a catalog that does not parse or validate: Where is a
@@ -79,6 +89,7 @@ func catErr(where string, format string, args ...any) error {
 // The JSON shapes (docs/catalog.md). Pointers tell "absent" from zero.
 type jsonCatalog struct {
 	Version *int        `json:"version"`
+	Family  string      `json:"family"`
 	Entries []jsonEntry `json:"entries"`
 }
 
@@ -109,11 +120,19 @@ type jsonPart struct {
 	Top       *float64     `json:"top"`
 	Length    *float64     `json:"length"`
 	Tube      *float64     `json:"tube"`
+	Bone      *int         `json:"bone"`
+	Bones     [][2]float64 `json:"bones"`
+	Role      *int         `json:"role"`
 }
 
-// nameRE is what entry, state and part names may be: stable lower-case
-// keys that can never be confused with the "/" between name and state.
-var nameRE = regexp.MustCompile(`^[a-z0-9_][a-z0-9_.-]*$`)
+// nameRE is what state and part names may be: stable lower-case keys that
+// can never be confused with the "/" between name and state. Entry names
+// (entryRE) may have several such segments joined by "/", as rigged keys
+// do ("humanoid/0/3/troops/roman"); the state is always the last segment.
+var (
+	nameRE  = regexp.MustCompile(`^[a-z0-9_][a-z0-9_.-]*$`)
+	entryRE = regexp.MustCompile(`^[a-z0-9_][a-z0-9_.-]*(/[a-z0-9_][a-z0-9_.-]*)*$`)
+)
 
 // ParseCatalog reads and validates a catalog (at most MaxCatalogBytes).
 // Unknown fields are errors, so a typo never silently drops a setting.
@@ -153,12 +172,19 @@ func (jc *jsonCatalog) resolve() (*Catalog, error) {
 		}
 		return nil, catErr("version", "%s, want %d", v, CatalogVersion)
 	}
-	c := &Catalog{}
+	c := &Catalog{Family: meshpack.Static}
+	switch jc.Family {
+	case "", "static":
+	case "rigged":
+		c.Family = meshpack.Rigged
+	default:
+		return nil, catErr("family", "%q, want \"static\" or \"rigged\"", jc.Family)
+	}
 	seen := map[string]int{}
 	for i, je := range jc.Entries {
 		where := fmt.Sprintf("entries[%d] %q", i, je.Name)
-		if !nameRE.MatchString(je.Name) {
-			return nil, catErr(where, "name must match %s", nameRE)
+		if !entryRE.MatchString(je.Name) {
+			return nil, catErr(where, "name must match %s", entryRE)
 		}
 		if j, dup := seen[je.Name]; dup {
 			return nil, catErr(where, "duplicate of entries[%d]", j)
@@ -177,7 +203,7 @@ func (jc *jsonCatalog) resolve() (*Catalog, error) {
 			if _, dup := states[js.Name]; dup {
 				return nil, catErr(sw, "duplicate state")
 			}
-			st, err := js.resolve(sw, e.States, states)
+			st, err := js.resolve(sw, c.Family, e.States, states)
 			if err != nil {
 				return nil, err
 			}
@@ -190,7 +216,7 @@ func (jc *jsonCatalog) resolve() (*Catalog, error) {
 }
 
 // resolve applies extends and drop, then appends the state's own parts.
-func (js *jsonState) resolve(where string, earlier []State, index map[string]int) (State, error) {
+func (js *jsonState) resolve(where string, family meshpack.Family, earlier []State, index map[string]int) (State, error) {
 	st := State{Name: js.Name}
 	if js.Extends != "" {
 		k, ok := index[js.Extends]
@@ -223,7 +249,7 @@ func (js *jsonState) resolve(where string, earlier []State, index map[string]int
 		if jp.Name != "" {
 			pw += fmt.Sprintf(" %q", jp.Name)
 		}
-		p, err := jp.resolve()
+		p, err := jp.resolve(family)
 		if err != nil {
 			return st, &CatalogError{Where: pw, Err: err}
 		}
@@ -248,7 +274,7 @@ func (js *jsonState) resolve(where string, earlier []State, index map[string]int
 	return st, nil
 }
 
-func (jp *jsonPart) resolve() (Part, error) {
+func (jp *jsonPart) resolve(family meshpack.Family) (Part, error) {
 	p := Part{Name: jp.Name, Color: [4]float32{1, 1, 1, 1}}
 	if jp.Name != "" && !nameRE.MatchString(jp.Name) {
 		return p, fmt.Errorf("name must match %s", nameRE)
@@ -314,7 +340,60 @@ func (jp *jsonPart) resolve() (Part, error) {
 		}
 		p.Palette = *jp.Palette
 	}
-	return p, nil
+	return p, jp.resolveRig(family, &p)
+}
+
+// resolveRig fills a rigged part's influences and colour role; a static
+// catalog refuses them, as a rigged one refuses colour and palette (its
+// vertex has no room for them).
+func (jp *jsonPart) resolveRig(family meshpack.Family, p *Part) error {
+	if family != meshpack.Rigged {
+		if jp.Bone != nil || jp.Bones != nil || jp.Role != nil {
+			return fmt.Errorf("bone, bones and role need \"family\": \"rigged\"")
+		}
+		return nil
+	}
+	if jp.Color != nil || jp.Palette != nil {
+		return fmt.Errorf("color and palette do not exist in a rigged pack (use role)")
+	}
+	if jp.Role != nil {
+		if *jp.Role < 0 || *jp.Role > 255 {
+			return fmt.Errorf("role %d outside [0, 255]", *jp.Role)
+		}
+		p.Role = uint8(*jp.Role)
+	}
+	switch {
+	case jp.Bone != nil && jp.Bones != nil:
+		return fmt.Errorf("bone and bones are exclusive")
+	case jp.Bone != nil:
+		if *jp.Bone < 0 || *jp.Bone > 255 {
+			return fmt.Errorf("bone %d outside [0, 255]", *jp.Bone)
+		}
+		p.Bones[0], p.Weights[0] = uint8(*jp.Bone), 1
+	case jp.Bones != nil:
+		if len(jp.Bones) == 0 || len(jp.Bones) > 4 {
+			return fmt.Errorf("%d bone influences, want 1 to 4", len(jp.Bones))
+		}
+		var sum float64
+		for i, bw := range jp.Bones {
+			if bw[0] != math.Trunc(bw[0]) || bw[0] < 0 || bw[0] > 255 {
+				return fmt.Errorf("bones[%d]: bone %v is not an integer in [0, 255]", i, bw[0])
+			}
+			if !(bw[1] > 0 && bw[1] <= 1) {
+				return fmt.Errorf("bones[%d]: weight %v outside (0, 1]", i, bw[1])
+			}
+			sum += bw[1]
+		}
+		if math.Abs(sum-1) > 1e-3 {
+			return fmt.Errorf("bone weights sum to %v, want 1", sum)
+		}
+		for i, bw := range jp.Bones {
+			p.Bones[i], p.Weights[i] = uint8(bw[0]), float32(bw[1]/sum)
+		}
+	default:
+		return fmt.Errorf("a rigged part needs bone or bones")
+	}
+	return nil
 }
 
 // transform builds translate·rotate·scale, or takes matrix (3×4 row-major)

@@ -64,7 +64,8 @@ func ComparePacks(old, fresh []byte) (CheckResult, error) {
 		}
 	}
 	if op.Family != fp.Family {
-		return res, fmt.Errorf("a %s pack, the catalog bakes a %s pack", op.Family, fp.Family)
+		res.Diffs = append(res.Diffs, Diff{"", fmt.Sprintf("the pack is %s, the catalog bakes a %s pack", op.Family, fp.Family)})
+		return res, nil
 	}
 	oldAt := map[string]int{}
 	for i, e := range op.Entries {
