@@ -43,14 +43,16 @@ func newBakeCmd(stdout, stderr io.Writer) *cobra.Command {
 	o := bakeOptions{tolerance: bake.DefaultOptions().Tolerance}
 	cmd := &cobra.Command{
 		Use:   "bake CATALOG -o OUT.smpk",
-		Short: "Bake a primitive-part catalog into a static mesh pack (.smpk)",
+		Short: "Bake a primitive-part catalog into a mesh pack (.smpk, or .rmpk for rigged catalogs)",
 		Long: `Bake tessellates every part of every entry and state in CATALOG (JSON,
 docs/catalog.md) at one chord tolerance: each round part gets the fewest
 segments (a multiple of 4, never more than its author asked for) that keep
 it within the tolerance of its true surface at its world size. Each
 entry/state is merged into one mesh named "<entry>/<state>" with index
 ranges per material and a bounding sphere, and the meshes are written as a
-zstd-framed static mesh pack (docs/formats/meshpack.md).
+zstd-framed static mesh pack (docs/formats/meshpack.md). A catalog with
+"family": "rigged" bakes equipment whose parts ride on bones into a rigged
+pack (.rmpk) instead.
 
 The pack is decoded back and validated before it atomically replaces OUT;
 an unchanged pack is not rewritten. The report gives triangles before (at
@@ -61,6 +63,7 @@ entry: exit 1, naming the differing entries, when OUT is not what a fresh
 bake gives. Exit 3 for a bad catalog or unreadable pack, 4 when OUT cannot
 be written.`,
 		Example: `  meshcook bake testdata/catalog/buildings.json -o out/buildings.smpk
+  meshcook bake testdata/catalog/equipment.json -o out/equipment.rmpk
   meshcook bake buildings.json -o buildings.smpk --tolerance 0.001 --json
   meshcook bake buildings.json -o buildings.smpk --check   # CI: pack equals a fresh bake`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -96,8 +99,12 @@ func runBake(ctx context.Context, catalog string, o bakeOptions, opts bake.Optio
 	if err != nil {
 		return bakeError(err)
 	}
-	if ext := filepath.Ext(o.out); ext != meshpack.Static.Ext() {
-		fmt.Fprintf(stderr, "warning: %s: a static pack is usually named *%s\n", o.out, meshpack.Static.Ext())
+	want := meshpack.Static.Ext()
+	if rep.Family == meshpack.Rigged.String() {
+		want = meshpack.Rigged.Ext()
+	}
+	if filepath.Ext(o.out) != want {
+		fmt.Fprintf(stderr, "warning: %s: a %s pack is usually named *%s\n", o.out, rep.Family, want)
 	}
 	changed, err := writePackAtomic(o.out, b)
 	if err != nil {

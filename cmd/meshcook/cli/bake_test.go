@@ -136,7 +136,7 @@ func TestBakeJSONFields(t *testing.T) {
 	}
 	got := strings.Join(append(append(keys(top), keys(rep)...), keys(entries[0])...), " ")
 	want := "changed output report " +
-		"entries limited_parts max_bound reduction tolerance triangles_after triangles_before " +
+		"entries family limited_parts max_bound reduction tolerance triangles_after triangles_before " +
 		"limited_parts name parts triangles_after triangles_before vertices"
 	if got != want {
 		t.Errorf("JSON fields\n got %s\nwant %s", got, want)
@@ -187,5 +187,24 @@ func TestBakeExitCodes(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.smpk")); err == nil {
 		t.Error("a failed bake wrote its output")
+	}
+}
+
+// A rigged catalog bakes to an .rmpk that the reader and meshcheck accept.
+func TestBakeRigged(t *testing.T) {
+	cat := filepath.Join(repoRoot(t), "testdata", "catalog", "equipment.json")
+	out := filepath.Join(t.TempDir(), "equipment.rmpk")
+	code, stdout, stderr := run(t, "bake", cat, "-o", out)
+	if code != ExitOK || strings.Contains(stderr, "warning: ") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	b, _ := os.ReadFile(out)
+	p, err := meshpack.Decode(b)
+	if err != nil || p.Family != meshpack.Rigged || p.Entries[0].Name != "humanoid/0/3/troops/roman/swordsman" {
+		t.Fatalf("pack: %v", err)
+	}
+	meshcheck(t, []string{out})
+	if code, _, _ := run(t, "bake", cat, "-o", out, "--check"); code != ExitOK {
+		t.Errorf("--check on a fresh rigged pack: exit %d", code)
 	}
 }
