@@ -163,24 +163,25 @@ func (p *parser) assignment(root token) error {
 	// Find the slot: the declaration's value or a field inside it;
 	// intermediate fields become maps.
 	slot := &d.Value
-	for i := 1; i < len(path); i++ {
+	last := len(path) - 1
+	for i := 1; i <= last; i++ {
 		if slot.Kind != MapValue {
 			return p.errorf(int(fieldOff[i]), "cannot set field '%s' of '%s': it is a %s, not a map", path[i], strings.Join(path[:i], "."), slot.Kind)
 		}
 		e := slot.Map().Get(path[i])
-		if e == nil {
-			if i < len(path)-1 || op.text != "=" {
-				if op.text != "=" && i == len(path)-1 {
-					return p.errorf(int(fieldOff[i]), "'%s' is not set", strings.Join(path, "."))
-				}
-				m := mapValue()
-				m.Off = fieldOff[i]
-				e = slot.Map().Set(path[i], fieldOff[i], m)
-			} else {
-				e = slot.Map().Set(path[i], fieldOff[i], Value{})
-			}
-		} else if i == len(path)-1 {
-			e.Off = fieldOff[i]
+		switch {
+		case e != nil:
+		case i < last:
+			m := mapValue()
+			m.Off = fieldOff[i]
+			e = slot.Map().Set(path[i], fieldOff[i], m)
+		case op.text != "=":
+			return p.errorf(int(fieldOff[i]), "'%s' is not set", strings.Join(path, "."))
+		default:
+			e = slot.Map().Set(path[i], fieldOff[i], Value{})
+		}
+		if i == last {
+			e.Off = fieldOff[i] // errors about the field point at its latest assignment
 		}
 		slot = &e.Val
 	}
@@ -311,7 +312,7 @@ func (p *parser) primary() (Value, error) {
 		}
 		return v, p.advance()
 	case p.is("["):
-		return p.list("[", "]")
+		return p.list()
 	case p.is("{"):
 		return p.brace()
 	}
@@ -347,15 +348,15 @@ func (p *parser) reference() (Value, error) {
 	return v, nil
 }
 
-// list parses elements up to the closing bracket (trailing comma allowed);
-// the opening bracket is the current token.
-func (p *parser) list(open, close string) (Value, error) {
+// list parses `[a, b, ]` (trailing comma allowed); the opening bracket is
+// the current token.
+func (p *parser) list() (Value, error) {
 	start := p.tok.start
 	if err := p.advance(); err != nil {
 		return Value{}, err
 	}
 	base := len(p.scratch)
-	for !p.is(close) {
+	for !p.is("]") {
 		e, err := p.expr()
 		if err != nil {
 			return Value{}, err
@@ -367,8 +368,8 @@ func (p *parser) list(open, close string) (Value, error) {
 			}
 			continue
 		}
-		if !p.is(close) {
-			return Value{}, p.errorf(p.tok.start, "expected ',' or '%s' in list, found %s", close, p.tok.describe())
+		if !p.is("]") {
+			return Value{}, p.errorf(p.tok.start, "expected ',' or ']' in list, found %s", p.tok.describe())
 		}
 	}
 	v := p.popList(base)

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -125,7 +126,7 @@ func Refresh(src []byte, name string, opts RefreshOptions) ([]byte, Report, erro
 		skinOf[e.Val.Str()] = d
 	}
 
-	dc := &decoder{f: f, doc: &Document{Path: VirtualPath("project", name)}, kinds: map[string]Kind{}}
+	dc := &decoder{f: f, doc: &Document{Path: VirtualPath("project", filepath.Base(name))}, kinds: map[string]Kind{}}
 	type edit struct {
 		start, end int
 		text       []byte
