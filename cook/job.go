@@ -51,9 +51,18 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	}
 
 	sw.Begin(StagePack)
-	files, err := packHMesh(job, c, opts)
-	if err != nil {
-		return jobResult{err: &InputError{Path: job.Source, Err: err}, warnings: res.warnings}
+	var files []outputFile
+	for _, t := range opts.targets() {
+		var out []outputFile
+		var err error
+		switch t {
+		case TargetHMesh:
+			out, err = packHMesh(job, c, opts)
+		}
+		if err != nil {
+			return jobResult{err: &InputError{Path: job.Source, Err: fmt.Errorf("%s: %w", t, err)}, warnings: res.warnings}
+		}
+		files = append(files, out...)
 	}
 
 	sw.Begin(StageValidate)

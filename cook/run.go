@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +25,9 @@ type Options struct {
 	Meshlet meshlet.Options
 	// LOD controls the reduced levels written to .hmesh LODI/LODT.
 	LOD LODOptions
+	// Targets are the output formats to write (TargetHMesh, ...), in any
+	// order; empty means hmesh.
+	Targets []string
 	// Progress, when set, is called after each job finishes (from one
 	// goroutine at a time), with the count done so far.
 	Progress func(done, total int, job Job)
@@ -60,6 +65,11 @@ func DefaultOptions() Options {
 func (o Options) Validate() error {
 	if err := o.Meshlet.Validate(); err != nil {
 		return err
+	}
+	for _, t := range o.Targets {
+		if !slices.Contains(KnownTargets(), t) {
+			return fmt.Errorf("unknown target %q (known: %s)", t, strings.Join(KnownTargets(), ", "))
+		}
 	}
 	prev := float32(1)
 	for _, r := range o.LOD.Ratios {

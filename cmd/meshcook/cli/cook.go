@@ -25,6 +25,7 @@ type cookOptions struct {
 	cone     float32
 	lods     string
 	lodError float32
+	targets  []string
 	progress bool
 }
 
@@ -77,6 +78,7 @@ not be written.`,
 	f.Float32Var(&o.cone, "cone-weight", o.cone, "meshlet cone weight (0 = ignore normals)")
 	f.StringVar(&o.lods, "lods", o.lods, "LOD levels as comma-separated fractions of LOD0's triangles, decreasing (\"\" or none = no LODs)")
 	f.Float32Var(&o.lodError, "lod-error", o.lodError, "largest LOD simplification error, relative to each submesh's extent")
+	f.StringSliceVar(&o.targets, "target", []string{cook.TargetHMesh}, "output formats, comma-separated: "+strings.Join(cook.KnownTargets(), ", "))
 	f.BoolVar(&o.progress, "progress", true, "show a progress bar when stderr is a terminal")
 	return cmd
 }
@@ -94,6 +96,7 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	}
 	opts.LOD.Ratios = ratios
 	opts.LOD.Error = o.lodError
+	opts.Targets = o.targets
 	if err := opts.Validate(); err != nil {
 		return usageError("cook: %v", err)
 	}
