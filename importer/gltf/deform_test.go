@@ -71,6 +71,17 @@ func TestSkinReorderInfluencesAndPlacement(t *testing.T) {
 		t.Errorf("C bind %+v, want T (0,0,2) S 2", c)
 	}
 
+	// chaining the bind TRS gives the nodes' world matrices
+	r := math.Sqrt(0.5)
+	wa := mesh.TRS([3]float64{0, 1, 0}, [4]float64{0, 0, 0, 1}, [3]float64{1, 1, 1})
+	wb := wa.Mul(mesh.TRS([3]float64{}, [4]float64{0, 0, r, r}, [3]float64{1, 1, 1}))
+	wc := wb.Mul(mesh.TRS([3]float64{0, 0, 2}, [4]float64{0, 0, 0, 1}, [3]float64{1, 1, 1})).Mul(mesh.TRS([3]float64{}, [4]float64{0, 0, 0, 1}, [3]float64{2, 2, 2}))
+	for j, want := range []mesh.Mat4{wa, wb, wc} {
+		if d := maxDiff(exportedWorlds(sk, -1, nil)[j], want); d > 1e-6 {
+			t.Errorf("joint %d world differs by %g", j, d)
+		}
+	}
+
 	if len(s.Submeshes) != 2 {
 		t.Fatalf("%d submeshes", len(s.Submeshes))
 	}

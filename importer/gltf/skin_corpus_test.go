@@ -1,6 +1,7 @@
 package gltf
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"testing"
@@ -273,7 +274,9 @@ func mat32(m [16]float32) mesh.Mat4 {
 // inverseBind)·p, computed from the source with qmuntal/gltf's reader.
 func TestCorpusBindPose(t *testing.T) {
 	corpusFiles(t, "gltf")
-	for _, file := range []string{"CesiumMan/glTF/CesiumMan.gltf", "CesiumMan/glTF-Binary/CesiumMan.glb", "SimpleSkin/simple_skin.gltf", "Fox/glTF/Fox.gltf"} {
+	// quad_skin: assimp output, three influence sets, matrix nodes and
+	// non-joint nodes between every joint and its parent
+	for _, file := range []string{"CesiumMan/glTF/CesiumMan.gltf", "CesiumMan/glTF-Binary/CesiumMan.glb", "SimpleSkin/simple_skin.gltf", "Fox/glTF/Fox.gltf", "assimp_quad_skin/quad_skin.glb"} {
 		t.Run(file, func(t *testing.T) {
 			path := filepath.Join(corpusDir, "gltf", file)
 			s, err := Load(path, Options{})
@@ -295,13 +298,23 @@ func TestCorpusBindPose(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			joints, err := modeler.ReadJoints(ref.doc, ref.doc.Accessors[prim.Attributes["JOINTS_0"]], nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			weights, err := modeler.ReadWeights(ref.doc, ref.doc.Accessors[prim.Attributes["WEIGHTS_0"]], nil)
-			if err != nil {
-				t.Fatal(err)
+			// every JOINTS_n/WEIGHTS_n set: the source's full influences
+			var joints [][][4]uint16
+			var weights [][][4]float32
+			for k := 0; ; k++ {
+				ja, ok := prim.Attributes[fmt.Sprintf("JOINTS_%d", k)]
+				if !ok {
+					break
+				}
+				j, err := modeler.ReadJoints(ref.doc, ref.doc.Accessors[ja], nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, err := modeler.ReadWeights(ref.doc, ref.doc.Accessors[prim.Attributes[fmt.Sprintf("WEIGHTS_%d", k)]], nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				joints, weights = append(joints, j), append(weights, w)
 			}
 			refSkin := make([]mesh.Mat4, len(skin.Joints))
 			for i, node := range skin.Joints {
@@ -322,19 +335,23 @@ func TestCorpusBindPose(t *testing.T) {
 			if len(pos) != len(sm.Positions) {
 				t.Fatalf("%d vertices, source has %d", len(sm.Positions), len(pos))
 			}
-			blend := func(ms []mesh.Mat4, js [4]uint16, ws [4]float32, p mesh.Vec3) [3]float64 {
+			blend := func(ms []mesh.Mat4, js [][4]uint16, ws [][4]float32, p mesh.Vec3) [3]float64 {
 				var out [3]float64
 				var sum float64
-				for c := range ws {
-					sum += float64(ws[c])
-				}
-				for c := range ws {
-					if ws[c] == 0 {
-						continue
+				for set := range ws {
+					for c := range ws[set] {
+						sum += float64(ws[set][c])
 					}
-					q := ms[js[c]].Point(p)
-					for k := range out {
-						out[k] += float64(ws[c]) / sum * float64(q[k])
+				}
+				for set := range ws {
+					for c, w := range ws[set] {
+						if w == 0 {
+							continue
+						}
+						q := ms[js[set][c]].Point(p)
+						for k := range out {
+							out[k] += float64(w) / sum * float64(q[k])
+						}
 					}
 				}
 				return out
@@ -342,7 +359,12 @@ func TestCorpusBindPose(t *testing.T) {
 			lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 			want := make([][3]float64, len(pos))
 			for v := range pos {
-				want[v] = blend(refSkin, joints[v], weights[v], mesh.Vec3(pos[v]))
+				var js [][4]uint16
+				var ws [][4]float32
+				for set := range joints {
+					js, ws = append(js, joints[set][v]), append(ws, weights[set][v])
+				}
+				want[v] = blend(refSkin, js, ws, mesh.Vec3(pos[v]))
 				for k := range lo {
 					lo[k], hi[k] = min(lo[k], want[v][k]), max(hi[k], want[v][k])
 				}
@@ -350,7 +372,7 @@ func TestCorpusBindPose(t *testing.T) {
 			size := math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2]))
 			worst := 0.0
 			for v := range pos {
-				got := blend(expSkin, sm.Joints[v], sm.Weights[v], sm.Positions[v])
+				got := blend(expSkin, [][4]uint16{sm.Joints[v]}, [][4]float32{sm.Weights[v]}, sm.Positions[v])
 				worst = max(worst, math.Sqrt((got[0]-want[v][0])*(got[0]-want[v][0])+(got[1]-want[v][1])*(got[1]-want[v][1])+(got[2]-want[v][2])*(got[2]-want[v][2])))
 			}
 			t.Logf("model size %.4g, worst vertex error %.3g (%.2g of the size)", size, worst, worst/size)
