@@ -343,6 +343,9 @@ func TestFromSceneFillsStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if s.Submeshes[0].Normals != nil || len(s.Submeshes[0].Positions) != 5 || s.Submeshes[0].Indices[4] != 4 {
+		t.Fatal("FromScene modified its input scene")
+	}
 	m := files[0].Doc.Assets[0].Mesh
 	if len(m.Normals) != 1 || m.Normals[0] != (mesh.Vec3{0, 0, 1}) || len(m.Colors) != 1 || m.Colors[0] != red {
 		t.Fatalf("normals %v colors %v", m.Normals, m.Colors)
