@@ -392,3 +392,28 @@ func TestMorphBudget(t *testing.T) {
 		t.Fatalf("error %v, want the morph budget", err)
 	}
 }
+
+// A joint's offset moves cubic values like points and their tangents like
+// directions; rotations and scales compose with the offset's.
+func TestOffsetChannel(t *testing.T) {
+	r := math.Sqrt(0.5)
+	off := mesh.TRS([3]float64{0, 0, 5}, [4]float64{0, 0, r, r}, [3]float64{2, 2, 2}) // turn 90° about z, scale 2, move z 5
+	tr := mesh.Channel{Path: mesh.PathTranslation, Interp: mesh.InterpCubic, Times: []float32{0}, Values: []float32{1, 0, 0, 1, 0, 0, 1, 0, 0}}
+	offsetChannel(&tr, off)
+	want := []float32{0, 2, 0, 0, 2, 5, 0, 2, 0} // in-tangent, value, out-tangent
+	for i := range want {
+		if math.Abs(float64(tr.Values[i]-want[i])) > 1e-6 {
+			t.Fatalf("translation %v, want %v", tr.Values, want)
+		}
+	}
+	sc := mesh.Channel{Path: mesh.PathScale, Interp: mesh.InterpLinear, Times: []float32{0}, Values: []float32{1, 2, 3}}
+	offsetChannel(&sc, off)
+	if !slices.Equal(sc.Values, []float32{2, 4, 6}) {
+		t.Errorf("scale %v", sc.Values)
+	}
+	rot := mesh.Channel{Path: mesh.PathRotation, Interp: mesh.InterpStep, Times: []float32{0}, Values: []float32{0, 0, float32(r), float32(r)}}
+	offsetChannel(&rot, off)
+	if math.Abs(float64(rot.Values[2])-1) > 1e-6 || math.Abs(float64(rot.Values[3])) > 1e-6 {
+		t.Errorf("rotation %v, want a half turn about z", rot.Values)
+	}
+}
