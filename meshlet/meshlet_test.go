@@ -215,7 +215,7 @@ func checkBounds(t *testing.T, r Result, pos [][3]float32) {
 			vs := r.Vertices[m.VertexOffset:]
 			tris = append(tris, [3]uint32{vs[r.Triangles[3*tt]], vs[r.Triangles[3*tt+1]], vs[r.Triangles[3*tt+2]]})
 		}
-		coneCheck(t, k, c, math.Max(rad, 1e-6), ax, float64(b.ConeCutoff), tris, pos)
+		coneCheck(t, k, c, math.Max(rad, 1e-6), ax, float64(b.ConeCutoff), f64(b.ConeApex), tris, pos)
 	}
 }
 
@@ -225,7 +225,10 @@ func dot(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 // coneCheck is meshcheck.py's check_cone: 24 pseudo-random directions at
 // 1.5, 4 and 50 radii (72 cameras) plus 64 fixed far view directions; from
 // every camera the apex-free test culls, every triangle must face away.
-func coneCheck(t *testing.T, k int, c [3]float64, rad float64, axis [3]float64, cut float64, tris [][3]uint32, pos [][3]float32) {
+//
+// The same cameras also exercise the apex form of the test,
+// dot(normalize(apex - cam), axis) >= cutoff.
+func coneCheck(t *testing.T, k int, c [3]float64, rad float64, axis [3]float64, cut float64, apex [3]float64, tris [][3]uint32, pos [][3]float32) {
 	t.Helper()
 	type tn struct{ p0, n [3]float64 }
 	var ns []tn
@@ -259,11 +262,15 @@ func coneCheck(t *testing.T, k int, c [3]float64, rad float64, axis [3]float64, 
 	for _, cam := range cams {
 		v := [3]float64{c[0] - cam[0], c[1] - cam[1], c[2] - cam[2]}
 		dist := math.Sqrt(dot(v, v))
-		if dot(v, axis) >= cut*dist+rad {
+		va := [3]float64{apex[0] - cam[0], apex[1] - cam[1], apex[2] - cam[2]}
+		la := math.Sqrt(dot(va, va))
+		sphereCull := dot(v, axis) >= cut*dist+rad
+		apexCull := la > 0 && dot(va, axis)/la >= cut
+		if sphereCull || apexCull {
 			for _, t2 := range ns {
 				facing := dot(t2.n, [3]float64{cam[0] - t2.p0[0], cam[1] - t2.p0[1], cam[2] - t2.p0[2]})
 				if facing > 1e-5*math.Max(1, dist) {
-					t.Fatalf("meshlet %d: cone culls it from %v but a triangle faces that camera (%v)", k, cam, facing)
+					t.Fatalf("meshlet %d: cone (sphere %v, apex %v) culls it from %v but a triangle faces that camera (%v)", k, sphereCull, apexCull, cam, facing)
 				}
 			}
 		}
