@@ -250,9 +250,9 @@ func (s *scene) emit(model *object, g *geom, xf mesh.Mat4, slots []int, sd *skin
 				}
 			}
 			var fanned bool
-			tris, fanned = triangulate(poly, tris[:0])
+			tris, fanned = triangulate(poly, tris[:0], &s.earBudget)
 			if fanned {
-				s.warnf("polygons with more than %d corners fan-triangulated", maxEarClip)
+				s.warnf("polygons fan-triangulated (over %d corners, or the scene's ear-clipping budget spent)", maxEarClip)
 			}
 			for i := 0; i+2 < len(tris); i += 3 {
 				a, b, c := tris[i], tris[i+1], tris[i+2]

@@ -28,8 +28,9 @@ type object struct {
 	propKids map[string]*object // OP connections: property name → first source
 	parent   *object            // for Models: the parent Model (nil at the root)
 
-	worldM    mesh.Mat4
-	worldDone bool
+	worldM      mesh.Mat4
+	worldDone   bool
+	hiddenState uint8 // 0 unknown, 1 visible, 2 hidden
 }
 
 type scene struct {
@@ -40,6 +41,8 @@ type scene struct {
 	root     *object
 	settings map[string]*Node
 	warns    map[string]int
+	// earBudget is what is left of earClipBudget.
+	earBudget int
 }
 
 func (s *scene) warnf(format string, args ...any) {
@@ -102,7 +105,7 @@ func splitName(s string) string {
 }
 
 func newScene(doc *Document, opts Options) *scene {
-	s := &scene{doc: doc, opts: opts, byKey: map[string]*object{}, warns: map[string]int{}}
+	s := &scene{doc: doc, opts: opts, byKey: map[string]*object{}, warns: map[string]int{}, earBudget: earClipBudget}
 	s.root = &object{class: "Model", name: "RootNode"}
 	s.byKey["#0"] = s.root
 	s.byKey["Model::Scene"] = s.root
@@ -331,13 +334,22 @@ func (o *object) kids(class, sub string) []*object {
 	return out
 }
 
-// hidden reports whether a Model or one of its ancestors is invisible.
+// hidden reports whether a Model or one of its ancestors is invisible,
+// memoised along the chain (a cycle counts as visible).
 func (s *scene) hidden(o *object) bool {
-	for depth := 0; o != nil && o != s.root && depth < s.opts.MaxDepth*1024; depth++ {
-		if s.propFloat(o, "Visibility", 1) == 0 || s.propInt(o, "Show", 1) == 0 {
-			return true
-		}
-		o = o.parent
+	var chain []*object
+	seen := map[*object]bool{}
+	for p := o; p != nil && p != s.root && p.hiddenState == 0 && !seen[p]; p = p.parent {
+		seen[p] = true
+		chain = append(chain, p)
 	}
-	return false
+	for i := len(chain) - 1; i >= 0; i-- {
+		c := chain[i]
+		c.hiddenState = 1
+		if s.propFloat(c, "Visibility", 1) == 0 || s.propInt(c, "Show", 1) == 0 ||
+			(c.parent != nil && c.parent.hiddenState == 2) {
+			c.hiddenState = 2
+		}
+	}
+	return o.hiddenState == 2
 }

@@ -145,6 +145,7 @@ func TestTriangulation(t *testing.T) {
 		}
 		return out
 	}
+	budget := earClipBudget
 	// A kite whose 1–3 diagonal is shorter.
 	kite := []vec3d{{0, 0, 0}, {2, 0.5, 0}, {4, 0, 0}, {2, -0.5, 0}}
 	kite = []vec3d{kite[0], kite[3], kite[2], kite[1]} // counter-clockwise
@@ -155,7 +156,7 @@ func TestTriangulation(t *testing.T) {
 	// though 0–2 is shorter.
 	dart := []vec3d{{0, 0, 0}, {2, -2, 0}, {0, 4, 0}, {-2, -2, 0}}
 	dart = []vec3d{{0, 0, 0}, {-2, -2, 0}, {0, 4, 0}, {2, -2, 0}}
-	tris, _ := triangulate(dart, nil)
+	tris, _ := triangulate(dart, nil, &budget)
 	if area, front, _ := triArea(toVec(dart), idx(tris)); !front || math.Abs(area-8) > 1e-6 {
 		t.Fatalf("dart: area %v front %v (%v)", area, front, tris)
 	}
@@ -170,7 +171,7 @@ func TestTriangulation(t *testing.T) {
 	for i, p := range l {
 		l[i] = point(rot, p[0], p[1], p[2])
 	}
-	tris, _ = triangulate(l, nil)
+	tris, _ = triangulate(l, nil, &budget)
 	if len(tris) != 3*4 {
 		t.Fatalf("hexagon: %d triangles", len(tris)/3)
 	}
@@ -182,6 +183,20 @@ func TestTriangulation(t *testing.T) {
 	if float64(normal.Dot(mesh.Vec3{float32(nn[0]), float32(nn[1]), float32(nn[2])})) <= 0 {
 		t.Fatal("L: winding reversed")
 	}
+	// A spent budget fans, and says so.
+	spent := 0
+	if tris, fanned := triangulate(l, nil, &spent); !fanned || len(tris) != 12 || tris[3] != 0 {
+		t.Fatalf("spent budget: fanned %v, %v", fanned, tris)
+	}
+	// A large convex polygon is ear-clipped whole.
+	var circle []vec3d
+	for i := range 2000 {
+		a := float64(i) * 2 * math.Pi / 2000
+		circle = append(circle, vec3d{math.Cos(a), math.Sin(a), 0})
+	}
+	if tris, fanned := triangulate(circle, nil, &budget); fanned || len(tris) != 3*1998 {
+		t.Fatalf("circle: fanned %v, %d triangles", fanned, len(tris)/3)
+	}
 	// A star (self-touching spikes) still yields n-2 triangles.
 	var star []vec3d
 	for i := range 10 {
@@ -192,7 +207,7 @@ func TestTriangulation(t *testing.T) {
 		a := float64(i) * math.Pi / 5
 		star = append(star, vec3d{r * math.Cos(a), r * math.Sin(a), 0})
 	}
-	tris, _ = triangulate(star, nil)
+	tris, _ = triangulate(star, nil, &budget)
 	if area, front, _ := triArea(toVec(star), idx(tris)); len(tris) != 24 || !front || area <= 0 {
 		t.Fatalf("star: %d triangles, front %v", len(tris)/3, front)
 	}

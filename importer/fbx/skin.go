@@ -33,6 +33,11 @@ import (
 	"github.com/meshcook/meshcook/mesh"
 )
 
+// maxAncestorWalk bounds the search for a joint's parent joint (real
+// skeletons are a few dozen deep; a hostile chain must not cost joints ×
+// models).
+const maxAncestorWalk = 4096
+
 type influence struct {
 	joint  int
 	weight float64
@@ -187,7 +192,7 @@ func (s *scene) skeleton(sb *skeletonBuilder, conv mesh.Mat4) *mesh.Skeleton {
 	for i, b := range sb.bones {
 		parent := -1
 		seen := map[*object]bool{b: true}
-		for p := b.parent; p != nil && !seen[p]; p = p.parent {
+		for p, steps := b.parent, 0; p != nil && !seen[p] && steps < maxAncestorWalk; p, steps = p.parent, steps+1 {
 			seen[p] = true
 			if k, ok := sb.index[p]; ok {
 				parent = k

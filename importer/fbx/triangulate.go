@@ -25,6 +25,11 @@ const quadTieEpsilon = 1e-5
 // worse); bigger ones are fanned and counted in a warning.
 const maxEarClip = 4096
 
+// earClipBudget bounds the ear tests (point-in-triangle checks) spent on
+// one scene, about a second of work: a hostile file of many large
+// spiral-shaped n-gons is fanned, with a warning, once it is spent.
+const earClipBudget = 1 << 28
+
 // newell returns the polygon's (unnormalised) Newell normal.
 func newell(p []vec3d) vec3d {
 	var n vec3d
@@ -38,8 +43,9 @@ func newell(p []vec3d) vec3d {
 }
 
 // triangulate appends the triangles of polygon p (as corner indices into
-// p) to out. fanned reports a fan fallback for an oversized polygon.
-func triangulate(p []vec3d, out []int32) (res []int32, fanned bool) {
+// p) to out, charging ear tests to *budget. fanned reports a fan fallback
+// for an oversized polygon or a spent budget.
+func triangulate(p []vec3d, out []int32, budget *int) (res []int32, fanned bool) {
 	n := len(p)
 	switch {
 	case n < 3:
@@ -48,13 +54,13 @@ func triangulate(p []vec3d, out []int32) (res []int32, fanned bool) {
 		return append(out, 0, 1, 2), false
 	case n == 4:
 		return append(out, quad(p)...), false
-	case n > maxEarClip:
-		for i := 1; i+1 < n; i++ {
-			out = append(out, 0, int32(i), int32(i+1))
-		}
-		return out, true
+	case n <= maxEarClip && *budget > 0:
+		return earClip(p, out, budget), false
 	}
-	return earClip(p, out), false
+	for i := 1; i+1 < n; i++ {
+		out = append(out, 0, int32(i), int32(i+1))
+	}
+	return out, true
 }
 
 // quad picks the diagonal of a quad.
@@ -79,7 +85,7 @@ func quad(p []vec3d) []int32 {
 // earClip triangulates a simple polygon projected on its best-fit plane.
 // Self-intersecting or degenerate input still yields n-2 triangles: when no
 // ear is found the most convex corner is clipped.
-func earClip(p []vec3d, out []int32) []int32 {
+func earClip(p []vec3d, out []int32, budget *int) []int32 {
 	n := len(p)
 	nrm := newell(p)
 	// Basis (u, v) of the plane with u × v along the normal, so the
@@ -127,6 +133,7 @@ func earClip(p []vec3d, out []int32) []int32 {
 			}
 			ear := true
 			for j := next[c]; j != a; j = next[j] {
+				*budget--
 				if !same(j, a) && !same(j, i) && !same(j, c) && inside(j, a, i, c) {
 					ear = false
 					break
