@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,6 +140,9 @@ func TestCorpusBuilds(t *testing.T) {
 				t.Errorf("%s #%d: Decode: %v", sc.path, i, err)
 				continue
 			}
+			if err := conesHoldNormals(f); err != nil {
+				t.Errorf("%s #%d: %v", sc.path, i, err)
+			}
 			out := filepath.Join(dir, fmt.Sprintf("%03d_%s_%d.msh7", len(written), filepath.Base(sc.path), i))
 			if err := os.WriteFile(out, b, 0o644); err != nil {
 				t.Fatal(err)
@@ -195,4 +199,39 @@ func TestCorpusBuilds(t *testing.T) {
 	if n != len(written) {
 		t.Fatalf("meshcheck reported %d of %d files (%v)", n, len(written), err)
 	}
+}
+
+// conesHoldNormals checks every enabled cone of f, as decoded, against the
+// unit normals of its meshlet's non-degenerate triangles (positions read
+// back through the file's own references).
+func conesHoldNormals(f *msh7.File) error {
+	for m, d := range f.Meshlets {
+		axis, cut, ok := msh7.DecodeCone(f.Bounds[m].Cone)
+		if !ok {
+			continue
+		}
+		refs, err := f.DecodeRefs(m)
+		if err != nil {
+			return err
+		}
+		pos := func(c int) [3]float64 {
+			lv := f.LocalVertices[int(d.LocalVertexOffset)+int(f.Primitives[3*int(d.PrimitiveOffset)+c])]
+			p := f.Positions[refs.Positions[lv.Position]]
+			return [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+		}
+		for tri := 0; tri < d.PrimitiveCount(); tri++ {
+			p0, p1, p2 := pos(3*tri), pos(3*tri+1), pos(3*tri+2)
+			e1 := [3]float64{p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}
+			e2 := [3]float64{p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]}
+			n := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
+			l := math.Sqrt(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])
+			if !(l > 0) {
+				continue
+			}
+			if dot := (n[0]*axis[0] + n[1]*axis[1] + n[2]*axis[2]) / l; dot < cut {
+				return fmt.Errorf("meshlet %d triangle %d: normal dot %v below the packed cutoff %v", m, tri, dot, cut)
+			}
+		}
+	}
+	return nil
 }
