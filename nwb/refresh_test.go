@@ -3,10 +3,13 @@ package nwb
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/mesh"
 )
 
 func readTestdata(t *testing.T, name string) []byte {
@@ -242,5 +245,61 @@ func TestRefreshRejects(t *testing.T) {
 	ok := strings.Replace(base, "asset.uv0 = [[0, 0], [1, 0],", "asset.uv0 = [[0, 0]];\nasset.uv0 += [[1, 0],", 1)
 	if _, _, err := Refresh([]byte(ok), "t.nwb", RefreshOptions{}); err != nil {
 		t.Errorf("+= list without duplicates: %v", err)
+	}
+}
+
+// Refresh never changes geometry: every triangle corner reads the same
+// attributes (up to -0 = +0) before and after, on random meshes full of
+// duplicates; and the result is a fixed point.
+func TestRefreshPreservesCorners(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	pick := func(vals []float32) float32 { return vals[rng.IntN(len(vals))] }
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 0.5, 0.25, -2}
+	for iter := 0; iter < 40; iter++ {
+		m := &Mesh{}
+		nStream, nRefs, nIdx := 1+rng.IntN(12), 1+rng.IntN(10), 3*(1+rng.IntN(6))
+		for i := 0; i < nStream; i++ {
+			m.Positions = append(m.Positions, mesh.Vec3{pick(vals), pick(vals), pick(vals)})
+			m.Normals = append(m.Normals, mesh.Vec3{pick(vals), pick(vals), 1})
+			m.Tangents = append(m.Tangents, mesh.Vec4{1, pick(vals), 0, pick([]float32{1, -1})})
+			m.UV0 = append(m.UV0, mesh.Vec2{pick(vals), pick(vals)})
+			m.Colors = append(m.Colors, mesh.Vec4{pick(vals), 1, 1, 1})
+		}
+		n := len(m.Positions)
+		for i := 0; i < nRefs; i++ {
+			m.VertexRefs = append(m.VertexRefs, VertexRef{uint32(rng.IntN(n)), uint32(rng.IntN(n)), uint32(rng.IntN(n)), uint32(rng.IntN(n)), uint32(rng.IntN(n))})
+		}
+		for i := 0; i < nIdx; i++ {
+			m.Indices = append(m.Indices, uint32(rng.IntN(len(m.VertexRefs))))
+		}
+		src, err := Marshal(&Document{Assets: []*Asset{{Kind: KindMesh, Name: "asset", Mesh: m}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iter%2 == 1 {
+			src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+		}
+		out, _, err := Refresh(src, "r.nwb", RefreshOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err1 := LoadScene(src, "r.nwb", "")
+		after, err2 := LoadScene(out, "r.nwb", "")
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		b, a := before.Submeshes[0], after.Submeshes[0]
+		for c := range b.Indices {
+			i, j := b.Indices[c], a.Indices[c]
+			if b.Positions[i] != a.Positions[j] || b.Normals[i] != a.Normals[j] || b.Tangents[i] != a.Tangents[j] || b.UV0[i] != a.UV0[j] || b.Colors[i] != a.Colors[j] {
+				t.Fatalf("iteration %d corner %d changed:\n%s\n---\n%s", iter, c, src, out)
+			}
+		}
+		if again, _, _ := Refresh(out, "r.nwb", RefreshOptions{}); !bytes.Equal(again, out) {
+			t.Fatalf("iteration %d: refresh is not a fixed point", iter)
+		}
+		if crlf := bytes.Contains(src, []byte("\r\n")); crlf != bytes.Contains(out, []byte("\r\n")) || (!crlf && bytes.Contains(out, []byte("\r"))) {
+			t.Fatalf("iteration %d: line endings changed style", iter)
+		}
 	}
 }
