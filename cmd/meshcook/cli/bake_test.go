@@ -195,7 +195,7 @@ func TestBakeRigged(t *testing.T) {
 	cat := filepath.Join(repoRoot(t), "testdata", "catalog", "equipment.json")
 	out := filepath.Join(t.TempDir(), "equipment.rmpk")
 	code, stdout, stderr := run(t, "bake", cat, "-o", out)
-	if code != ExitOK || strings.Contains(stderr, "warning: ") {
+	if code != ExitOK || strings.Contains(stderr, "usually named") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	b, _ := os.ReadFile(out)
