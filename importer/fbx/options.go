@@ -17,7 +17,8 @@ type Options struct {
 	MaxArrayBytes      int64
 	MaxTotalArrayBytes int64
 	// MaxCorners bounds the polygon corners (output vertices before the
-	// cook's weld) over the whole scene (default 1<<26).
+	// cook's weld) over the whole scene, instances included (default 1<<24,
+	// about 5 million quads; each corner costs up to 88 bytes of output).
 	MaxCorners int
 
 	// PreserveSpace keeps the file's axes and units instead of converting
@@ -38,7 +39,7 @@ const (
 	defaultMaxNodes           = 1 << 23
 	defaultMaxArrayBytes      = 512 << 20
 	defaultMaxTotalArrayBytes = 2 << 30
-	defaultMaxCorners         = 1 << 26
+	defaultMaxCorners         = 1 << 24
 	// maxDeflateRatio is deflate's largest possible expansion (258 bytes
 	// from a 2-bit code, rounded up): a zlib array that claims more
 	// decoded bytes than this times its compressed size is lying.
