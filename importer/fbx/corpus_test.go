@@ -332,7 +332,7 @@ func TestBrokenCorpus(t *testing.T) {
 	dir := corpusDir(t, filepath.Join("edge", "fbx_broken"))
 	// Expected outcome per file: an error substring, or "" to import.
 	want := map[string]string{
-		"assimp_cubes_with_outofrange_float.fbx":        "",                 // huge literals outside vertex data
+		"assimp_cubes_with_outofrange_float.fbx":        "",                 // a 75-digit float literal in Vertices
 		"assimp_transparentTest_corrupt.fbx":            "bad magic",        // NULs replaced by spaces
 		"ufbx_fuzz_0000.fbx":                            "",                 // fuzz seed: complete nodes, no footer
 		"ufbx_fuzz_0133.fbx":                            "list length says", // property list length corrupt
