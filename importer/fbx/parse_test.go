@@ -153,6 +153,7 @@ func TestInvalidBinary(t *testing.T) {
 	}{
 		{"bad magic", append([]byte("Kaydara FBX Binarx  \x00\x1a\x00"), good[23:]...), Options{}, ErrFormat, "offset 0x0: bad magic"},
 		{"short header", good[:20], Options{}, ErrFormat, "bad magic"},
+		{"32-bit records labelled 7500", patch32(good, 23, 7500), Options{}, ErrFormat, "offset 0x1b: "},
 		{"unsupported version", patch32(good, 23, 5000), Options{}, ErrUnsupported, "offset 0x17: version 5000 outside 6100–7700"},
 		{"truncated node", good[:40], Options{}, ErrFormat, "offset 0x1b: node end offset 0x"},
 		{"truncated header", good[:27+5], Options{}, ErrFormat, "offset 0x1b: no complete top-level node"},
