@@ -417,3 +417,22 @@ func TestOffsetChannel(t *testing.T) {
 		t.Errorf("rotation %v, want a half turn about z", rot.Values)
 	}
 }
+
+// A skinned node's primitive without JOINTS_0 is bound rigidly to joint 0
+// and reported once.
+func TestSkinnedPrimitiveWithoutJoints(t *testing.T) {
+	b := newBuilder()
+	p := skinnedScene(b)
+	attrs := p["attributes"].(obj)
+	for _, k := range []string{"JOINTS_0", "WEIGHTS_0", "JOINTS_1", "WEIGHTS_1"} {
+		delete(attrs, k)
+	}
+	s := mustGLB(t, b)
+	sm := s.Submeshes[0]
+	if len(sm.Joints) != 4 || sm.Joints[3] != ([4]uint16{}) || sm.Weights[3] != (mesh.Vec4{1, 0, 0, 0}) {
+		t.Errorf("joints %v weights %v", sm.Joints, sm.Weights)
+	}
+	if !slices.Contains(s.Warnings, "bound 1 skinned primitives without JOINTS_0 rigidly to joint 0") {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+}
