@@ -36,17 +36,21 @@ func DefaultOptions() Options {
 	return Options{MaxVertices: 64, MaxTriangles: 124, ConeWeight: 0.25}
 }
 
+// ErrInvalidOptions is wrapped by every error Validate (and so Build)
+// returns for options out of range.
+var ErrInvalidOptions = errors.New("meshlet: invalid options")
+
 // Validate reports whether the options are within the limits above.
 func (o Options) Validate() error {
 	if o.MaxVertices < MinVertices || o.MaxVertices > MaxVerticesLimit {
-		return fmt.Errorf("meshlet: MaxVertices %d out of range [%d, %d]", o.MaxVertices, MinVertices, MaxVerticesLimit)
+		return fmt.Errorf("%w: MaxVertices %d out of range [%d, %d]", ErrInvalidOptions, o.MaxVertices, MinVertices, MaxVerticesLimit)
 	}
 	if o.MaxTriangles < MinTriangles || o.MaxTriangles > MaxTrianglesLimit {
-		return fmt.Errorf("meshlet: MaxTriangles %d out of range [%d, %d]", o.MaxTriangles, MinTriangles, MaxTrianglesLimit)
+		return fmt.Errorf("%w: MaxTriangles %d out of range [%d, %d]", ErrInvalidOptions, o.MaxTriangles, MinTriangles, MaxTrianglesLimit)
 	}
 	w := float64(o.ConeWeight)
 	if math.IsNaN(w) || w < 0 || w > 1 {
-		return fmt.Errorf("meshlet: ConeWeight %v out of range [0, 1]", o.ConeWeight)
+		return fmt.Errorf("%w: ConeWeight %v out of range [0, 1]", ErrInvalidOptions, o.ConeWeight)
 	}
 	return nil
 }
@@ -86,7 +90,7 @@ var ErrInvalidMesh = errors.New("meshlet: invalid mesh")
 //   - empty indices give an empty Result and no error;
 //   - len(indices)%3 != 0, an index >= len(positions), or a non-finite
 //     referenced position is an error wrapping ErrInvalidMesh; invalid
-//     options are an error from Options.Validate;
+//     options are an error from Options.Validate wrapping ErrInvalidOptions;
 //   - the output depends only on the arguments (deterministic).
 func Build(indices []uint32, positions [][3]float32, opts Options) (Result, error) {
 	if err := opts.Validate(); err != nil {

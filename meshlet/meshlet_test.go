@@ -399,8 +399,8 @@ func TestBuildEmpty(t *testing.T) {
 	}
 }
 
-// Bad input is refused with an error wrapping ErrInvalidMesh (or an options
-// error), never a panic.
+// Bad input is refused with an error wrapping ErrInvalidMesh, bad options
+// with one wrapping ErrInvalidOptions, never a panic.
 func TestBuildRejectsInvalid(t *testing.T) {
 	p3 := [][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}
 	nan := float32(math.NaN())
@@ -437,11 +437,11 @@ func TestBuildRejectsInvalid(t *testing.T) {
 		{MaxVertices: 64, MaxTriangles: 124, ConeWeight: nan},
 	}
 	for _, o := range bad {
-		if o.Validate() == nil {
-			t.Errorf("Validate(%+v) = nil", o)
+		if err := o.Validate(); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("Validate(%+v) = %v, want ErrInvalidOptions", o, err)
 		}
-		if _, err := Build(p3Idx, p3, o); err == nil || errors.Is(err, ErrInvalidMesh) {
-			t.Errorf("Build with %+v: err = %v, want an options error", o, err)
+		if _, err := Build(p3Idx, p3, o); !errors.Is(err, ErrInvalidOptions) || errors.Is(err, ErrInvalidMesh) {
+			t.Errorf("Build with %+v: err = %v, want ErrInvalidOptions", o, err)
 		}
 	}
 	if err := DefaultOptions().Validate(); err != nil {
