@@ -34,6 +34,21 @@ type Input struct {
 	Meshlets []InputMeshlet
 }
 
+// SubmeshInput returns an Input with s's streams and triangles (and its
+// skin bound to skel when s is skinned); the caller adds Meshlets. s should
+// be canonical (mesh.Canonicalize), so normals are present and unit. The
+// slices are shared with s, not copied; Build does not modify them.
+func SubmeshInput(s *mesh.Submesh, skel *mesh.Skeleton) Input {
+	in := Input{
+		Positions: s.Positions, Normals: s.Normals, Tangents: s.Tangents,
+		UV0: s.UV0, Colors: s.Colors, Indices: s.Indices,
+	}
+	if s.Joints != nil || s.Weights != nil {
+		in.Skin = &Skin{Joints: s.Joints, Weights: s.Weights, Skeleton: skel}
+	}
+	return in
+}
+
 // Skin is the skinned class's per-vertex influences and skeleton.
 type Skin struct {
 	Joints  [][4]uint16 // per vertex, copied bit for bit

@@ -155,3 +155,19 @@ func TestBuildDeterministic(t *testing.T) {
 		t.Fatal("two builds differ")
 	}
 }
+
+func TestSubmeshInput(t *testing.T) {
+	q := skinnedQuad()
+	s := &mesh.Submesh{Positions: q.Positions, Normals: q.Normals, Tangents: q.Tangents, UV0: q.UV0, Indices: q.Indices,
+		Joints: q.Skin.Joints, Weights: q.Skin.Weights}
+	in := SubmeshInput(s, q.Skin.Skeleton)
+	in.Meshlets = q.Meshlets
+	a, b := mustEncode(t, mustBuild(t, in)), mustEncode(t, mustBuild(t, q))
+	if !bytes.Equal(a, b) {
+		t.Fatal("SubmeshInput build differs from the direct one")
+	}
+	s.Joints, s.Weights = nil, nil
+	if in := SubmeshInput(s, q.Skin.Skeleton); in.Skin != nil {
+		t.Fatal("static submesh got a skin")
+	}
+}

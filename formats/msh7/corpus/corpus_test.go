@@ -62,13 +62,7 @@ func cook(s *mesh.Submesh, skel *mesh.Skeleton) (*msh7.File, int, error) {
 		return nil, 0, err
 	}
 	bounds := meshlet.ComputeAllBounds(r, pos)
-	in := msh7.Input{
-		Positions: s.Positions, Normals: s.Normals, Tangents: s.Tangents,
-		UV0: s.UV0, Colors: s.Colors, Indices: s.Indices,
-	}
-	if s.Joints != nil {
-		in.Skin = &msh7.Skin{Joints: s.Joints, Weights: s.Weights, Skeleton: skel}
-	}
+	in := msh7.SubmeshInput(s, skel)
 	for i, m := range r.Meshlets {
 		b := bounds[i]
 		in.Meshlets = append(in.Meshlets, msh7.InputMeshlet{
