@@ -171,3 +171,18 @@ func TestSubmeshInput(t *testing.T) {
 		t.Fatal("static submesh got a skin")
 	}
 }
+
+// An empty mesh is a bare header; vertices no meshlet references are
+// dropped.
+func TestBuildEmpty(t *testing.T) {
+	for _, in := range []Input{{}, {Positions: staticQuad().Positions, Normals: staticQuad().Normals}} {
+		f := mustBuild(t, in)
+		b := mustEncode(t, f)
+		if len(b) != HeaderSize {
+			t.Fatalf("%d bytes, want the %d-byte header alone", len(b), HeaderSize)
+		}
+		if _, err := Decode(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
