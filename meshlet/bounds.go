@@ -51,9 +51,10 @@ func ComputeAllBounds(r Result, positions [][3]float32) []Bounds {
 // ComputeBounds returns the bounding sphere and normal cone of meshlet m of
 // r (meshopt_computeMeshletBounds semantics, with the minimum sphere and the
 // tightest cone axis; see Bounds). Zero-area triangles are left out of the
-// cone. m out of range, or ranges of r that point past its slices or past
-// positions, give zero Bounds rather than a panic: r is expected to come
-// from Build over the same positions.
+// cone. m out of range, ranges of r that point past its slices or past
+// positions, or a non-finite vertex position give zero Bounds rather than
+// a panic or garbage: r is expected to come from Build over the same
+// positions (which Build has checked).
 func ComputeBounds(r Result, m int, positions [][3]float32) Bounds {
 	var sc boundsScratch
 	return computeBounds(r, m, positions, &sc)
@@ -75,6 +76,9 @@ func computeBounds(r Result, m int, positions [][3]float32, sc *boundsScratch) B
 			return Bounds{}
 		}
 		p := positions[v]
+		if !finite32(p[0]) || !finite32(p[1]) || !finite32(p[2]) {
+			return Bounds{}
+		}
 		sc.pts = append(sc.pts, [3]float64{float64(p[0]), float64(p[1]), float64(p[2])})
 	}
 	tris := r.Triangles[3*to : 3*(to+tn)]

@@ -137,7 +137,9 @@ func TestComputeBoundsMalformed(t *testing.T) {
 		{Meshlets: []Meshlet{{0, 3, 0, 1}}, Vertices: []uint32{0, 1, 9}, Triangles: []uint8{0, 1, 2}},
 		{Meshlets: []Meshlet{{0, 3, 0, 1}}, Vertices: []uint32{0, 1, 2}, Triangles: []uint8{0, 1, 3}},
 		{Meshlets: []Meshlet{{math.MaxUint32, 3, 0, 1}}, Vertices: []uint32{0, 1, 2}, Triangles: []uint8{0, 1, 2}},
+		{Meshlets: []Meshlet{{0, 3, 0, 1}}, Vertices: []uint32{0, 1, 3}, Triangles: []uint8{0, 1, 2}}, // vertex 3 is NaN
 	}
+	pos = append(pos, [3]float32{float32(math.NaN()), 0, 0})
 	for i, r := range bad {
 		if b := ComputeBounds(r, 0, pos); b != (Bounds{}) {
 			t.Errorf("case %d: %+v, want zero", i, b)
