@@ -58,6 +58,8 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		switch t {
 		case TargetHMesh:
 			out, err = packHMesh(job, c, opts)
+		case TargetCNB:
+			res.cnb, err = cnbResources(job, c, opts)
 		}
 		if err != nil {
 			return jobResult{err: &InputError{Path: job.Source, Err: fmt.Errorf("%s: %w", t, err)}, warnings: res.warnings}

@@ -31,6 +31,13 @@ type Options struct {
 	// Progress, when set, is called after each job finishes (from one
 	// goroutine at a time), with the count done so far.
 	Progress func(done, total int, job Job)
+	// BlobCeiling is the largest payload section of one .cnb blob
+	// (TargetCNB) before the next payload starts a new blob; 0 puts every
+	// payload in its own blob. DefaultOptions: 1 GiB.
+	BlobCeiling uint64
+	// Scenes are the project's scenes in declaration order (TargetCNB):
+	// resources only one scene's sources produce go to that scene's group.
+	Scenes []SceneSpec
 }
 
 // LODOptions are the distance-LOD settings.
@@ -44,6 +51,10 @@ type LODOptions struct {
 	// NormalWeight and UVWeight weigh attribute error against geometric
 	// error in the simplifier's quadrics.
 	NormalWeight, UVWeight float32
+	// Distances are the .cnb switch distances of the reduced levels, one
+	// per ratio, non-decreasing; empty uses the default rule
+	// (payload.DefaultSwitchDistance per mesh).
+	Distances []float32
 }
 
 // DefaultOptions returns the documented defaults: meshlets of at most 64
@@ -58,6 +69,7 @@ func DefaultOptions() Options {
 			NormalWeight: 0.5,
 			UVWeight:     0.5,
 		},
+		BlobCeiling: DefaultBlobCeiling,
 	}
 }
 
@@ -81,6 +93,9 @@ func (o Options) Validate() error {
 	if !(o.LOD.Error >= 0) || o.LOD.Error > 1 {
 		return fmt.Errorf("lod error %g: want a fraction of the mesh extent in [0, 1]", o.LOD.Error)
 	}
+	if err := o.validateWorld(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -91,6 +106,7 @@ type jobResult struct {
 	warnings []string
 	err      error
 	stageMS  map[string]float64
+	cnb      []cnbResource // this job's world resources (TargetCNB)
 }
 
 // Run cooks every job and returns the report. Failed jobs are reported in
@@ -166,6 +182,9 @@ feed:
 	}
 	for _, name := range stageOrder {
 		rep.Stages = append(rep.Stages, StageReport{Name: name, MS: roundMS(stageMS[name])})
+	}
+	if slices.Contains(opts.targets(), TargetCNB) {
+		writeWorld(ctx, jobs, results, opts, rep)
 	}
 	return rep, nil
 }

@@ -22,12 +22,21 @@ var sourceKinds = map[string]func(path string) (*mesh.Scene, error){
 }
 
 // IsSource reports whether path names a file kind cook understands.
-func IsSource(p string) bool { _, ok := sourceKinds[strings.ToLower(filepath.Ext(p))]; return ok }
+func IsSource(p string) bool {
+	if IsHeightfieldSource(p) {
+		return true
+	}
+	_, ok := sourceKinds[strings.ToLower(filepath.Ext(p))]
+	return ok
+}
 
 // sourceKindList is the extensions cook accepts, for messages.
-const sourceKindList = ".gltf, .glb, .fbx or .nwb"
+const sourceKindList = ".gltf, .glb, .fbx, .nwb or .heightfield.json"
 
 func importSource(path string) (*mesh.Scene, error) {
+	if IsHeightfieldSource(path) {
+		return loadHeightfield(path)
+	}
 	load, ok := sourceKinds[strings.ToLower(filepath.Ext(path))]
 	if !ok {
 		return nil, fmt.Errorf("%s: unsupported source kind (want %s)", path, sourceKindList)

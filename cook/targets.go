@@ -4,10 +4,13 @@ package cook
 const (
 	// TargetHMesh writes <name>.hmesh + <name>.hmat per source.
 	TargetHMesh = "hmesh"
+	// TargetCNB writes one world for the whole cook: OUT/data/0, 1, … and
+	// OUT/world-lock.json (docs/project.md).
+	TargetCNB = "cnb"
 )
 
 // KnownTargets lists every target cook can write, in documentation order.
-func KnownTargets() []string { return []string{TargetHMesh} }
+func KnownTargets() []string { return []string{TargetHMesh, TargetCNB} }
 
 // targets returns the targets to write, sorted and deduplicated in
 // KnownTargets order (so -target order never changes outputs).

@@ -1,0 +1,370 @@
+package cook
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/meshcook/meshcook/formats/cnb"
+	"github.com/meshcook/meshcook/formats/hmat"
+	"github.com/meshcook/meshcook/formats/payload"
+	"github.com/meshcook/meshcook/mesh"
+	"github.com/meshcook/meshcook/simplify"
+)
+
+// This file adapts one cooked scene to the resources of a .cnb world
+// (TargetCNB). The world itself (handles, blobs, lock file) is assembled
+// once every job has finished, in world.go's writeWorld.
+
+// cnbResource is one resource a job contributes to the world, before
+// handles and locators are assigned.
+type cnbResource struct {
+	name    string // stable name, unique in the world (docs/project.md)
+	kind    cnb.ResourceKind
+	payload []byte // payload resources (Mesh, SkinnedMesh)
+	data    []byte // data resources (Material)
+	// bounds is set for static mesh payloads (one MeshBoundsRecord each);
+	// its Handle is filled in when handles are assigned.
+	bounds *cnb.MeshBoundsRecord
+	source string // the job's Rel, matched against scene globs
+	// fixedBodies counts the physics bodies the resource asks the world to
+	// reserve as fixed (1 on the payload carrying a heightfield's HFLD).
+	fixedBodies uint32
+}
+
+// MeshResourceName is the stable name of submesh i of the mesh cooked from
+// a source with stable name name: "<name>/<i>". A submesh split into chunks
+// for u16 indices names its chunks payload.ChunkName(name, i, k) instead.
+func MeshResourceName(name string, i int) string { return name + "/" + strconv.Itoa(i) }
+
+// cnbResources builds the Mesh, SkinnedMesh and Material resources of one
+// job. Every payload is encoded (which validates it) here, in parallel
+// with the other jobs; the world pass only places bytes.
+func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, error) {
+	scene := c.scene
+	var grid *heightGrid
+	if IsHeightfieldSource(job.Source) {
+		g, err := loadHeightGrid(job.Source)
+		if err != nil {
+			return nil, err
+		}
+		grid = g
+	}
+	var out []cnbResource
+	usedMaterials := make([]bool, len(scene.Materials))
+	for i := range scene.Submeshes {
+		s := &scene.Submeshes[i]
+		if s.Material >= len(scene.Materials) {
+			return nil, fmt.Errorf("submesh %d: material %d out of range (%d materials)", i, s.Material, len(scene.Materials))
+		}
+		if s.Material >= 0 {
+			usedMaterials[s.Material] = true
+		}
+		skinned := scene.Skeleton != nil && len(scene.Skeleton.Joints) > 0 && s.Joints != nil && s.Weights != nil
+		pieces, err := splitSubmesh(job.Name, i, s, c.lods[i])
+		if err != nil {
+			return nil, fmt.Errorf("submesh %d (%s): %w", i, s.Name, err)
+		}
+		if grid != nil && len(pieces) == 1 {
+			if err := pieces[0].toGridOrder(s, grid); err != nil {
+				return nil, fmt.Errorf("heightfield: %w", err)
+			}
+		}
+		for k, p := range pieces {
+			var r cnbResource
+			var err error
+			if skinned {
+				r, err = skinnedResource(p, s, scene.Skeleton, opts.LOD.Distances)
+			} else {
+				var hf *payload.Heightfield
+				if grid != nil && i == 0 && k == 0 {
+					hf = &payload.Heightfield{Rows: uint32(grid.rows), Cols: uint32(grid.cols), Heights: grid.heights}
+				}
+				r, err = staticResource(p, s, hf, opts.LOD.Distances)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p.name, err)
+			}
+			r.source = job.Rel
+			out = append(out, r)
+		}
+	}
+
+	// Materials: the ones some submesh uses, named by their runtime ref
+	// (the string whose FNV-1a 64 a .hmesh MTRL entry holds); data_bytes
+	// is the material's 96-byte .hmat row.
+	names := make([]string, len(scene.Materials))
+	for i, m := range scene.Materials {
+		names[i] = m.Name
+	}
+	imageNames := make([]string, len(scene.Images))
+	for i, im := range scene.Images {
+		imageNames[i] = im.Name
+	}
+	leaves := hmat.Leaves(names, hmat.MaterialPrefix)
+	imageLeaves := hmat.Leaves(imageNames, hmat.ImagePrefix)
+	for i, used := range usedMaterials {
+		if !used {
+			continue
+		}
+		row, err := hmat.Encode([]hmat.Material{hmatRow(scene.Materials[i], job.SourceRef, imageLeaves)})
+		if err != nil {
+			return nil, fmt.Errorf("material %d (%s): %w", i, scene.Materials[i].Name, err)
+		}
+		out = append(out, cnbResource{
+			name:   hmat.Ref(job.SourceRef, leaves[i]),
+			kind:   cnb.Material,
+			data:   row[hmat.HeaderSize:],
+			source: job.Rel,
+		})
+	}
+	return out, nil
+}
+
+// meshPiece is one payload's worth of a submesh: the whole submesh, or one
+// chunk of a submesh split for u16 indices.
+type meshPiece struct {
+	name  string
+	verts []uint32   // the submesh vertex of each payload vertex
+	lod0  []uint16   // LOD0 triangle list over the payload vertices
+	lods  [][]uint16 // reduced levels, LOD1 first; the chain ends at the first empty level
+}
+
+// splitSubmesh turns a cooked submesh and its LOD levels into payload
+// pieces. Up to 65,535 vertices it is one piece named MeshResourceName;
+// above, payload.SplitChunks cuts LOD0 into chunks and each reduced level's
+// triangles follow their first vertex's (first) chunk, which gains the
+// level's other vertices it lacks while it has room. When some chunk runs
+// out of room, the submesh's chunks carry no reduced levels at all.
+func splitSubmesh(name string, prim int, s *mesh.Submesh, levels []simplify.Level) ([]meshPiece, error) {
+	n := len(s.Positions)
+	if !payload.NeedsSplit(n) {
+		p := meshPiece{name: MeshResourceName(name, prim), verts: make([]uint32, n), lod0: make([]uint16, len(s.Indices))}
+		for v := range p.verts {
+			p.verts[v] = uint32(v)
+		}
+		for j, ix := range s.Indices {
+			p.lod0[j] = uint16(ix)
+		}
+		for _, l := range levels {
+			if len(l.Indices) == 0 {
+				break
+			}
+			lvl := make([]uint16, len(l.Indices))
+			for j, ix := range l.Indices {
+				lvl[j] = uint16(ix)
+			}
+			p.lods = append(p.lods, lvl)
+		}
+		return []meshPiece{p}, nil
+	}
+	chunks, err := payload.SplitChunks(s.Indices, n)
+	if err != nil {
+		return nil, err
+	}
+	pieces := make([]meshPiece, len(chunks))
+	local := make([]map[uint32]uint16, len(chunks))
+	owner := make([]int32, n) // first chunk holding each vertex, -1 none
+	for v := range owner {
+		owner[v] = -1
+	}
+	for k, ch := range chunks {
+		pieces[k] = meshPiece{name: payload.ChunkName(name, prim, k), verts: ch.Vertices, lod0: ch.Indices}
+		local[k] = make(map[uint32]uint16, len(ch.Vertices))
+		for j, v := range ch.Vertices {
+			local[k][v] = uint16(j)
+			if owner[v] < 0 {
+				owner[v] = int32(k)
+			}
+		}
+	}
+	var lods [][][]uint16 // [level][chunk]
+levels:
+	for _, l := range levels {
+		if len(l.Indices) == 0 {
+			break
+		}
+		per := make([][]uint16, len(chunks))
+		for t := 0; t+2 < len(l.Indices); t += 3 {
+			tri := l.Indices[t : t+3]
+			k := owner[tri[0]]
+			if k < 0 {
+				k = 0 // a vertex LOD0 never drew; cannot happen for nested levels
+			}
+			for _, v := range tri {
+				j, ok := local[k][v]
+				if !ok {
+					if len(pieces[k].verts) >= payload.MaxChunkVertices {
+						lods = nil
+						break levels
+					}
+					j = uint16(len(pieces[k].verts))
+					pieces[k].verts = append(pieces[k].verts, v)
+					local[k][v] = j
+				}
+				per[k] = append(per[k], j)
+			}
+		}
+		lods = append(lods, per)
+	}
+	for k := range pieces {
+		for _, per := range lods {
+			if len(per[k]) == 0 {
+				break
+			}
+			pieces[k].lods = append(pieces[k].lods, per[k])
+		}
+	}
+	return pieces, nil
+}
+
+// staticResource encodes one piece as a static mesh payload (LODS when it
+// has reduced levels, HFLD when hf is set) with its bounds record.
+func staticResource(p meshPiece, s *mesh.Submesh, hf *payload.Heightfield, distances []float32) (cnbResource, error) {
+	m := &payload.Static{Vertices: make([]payload.Vertex, len(p.verts)), Indices: p.lod0, Heightfield: hf}
+	for j, v := range p.verts {
+		m.Vertices[j] = payloadVertex(s, int(v))
+	}
+	lo, hi := payload.Bounds(m.Vertices)
+	m.LODs = payloadLODs(p.lods, lo, hi, distances)
+	b, err := payload.Encode(m)
+	if err != nil {
+		return cnbResource{}, err
+	}
+	r := cnbResource{
+		name:    p.name,
+		kind:    cnb.Mesh,
+		payload: b,
+		bounds:  &cnb.MeshBoundsRecord{Min: lo, Max: hi, VertexCount: uint32(len(m.Vertices)), IndexCount: uint32(len(m.Indices))},
+	}
+	if hf != nil {
+		r.fixedBodies = 1
+	}
+	return r, nil
+}
+
+// payloadLODs gives each reduced level its switch distance: the project's
+// when set, else payload.DefaultSwitchDistance of the piece's half AABB
+// diagonal.
+func payloadLODs(levels [][]uint16, lo, hi [3]float32, distances []float32) []payload.LOD {
+	if len(levels) == 0 {
+		return nil
+	}
+	r := payload.HalfDiagonal(lo, hi)
+	out := make([]payload.LOD, len(levels))
+	for k, idx := range levels {
+		d := payload.DefaultSwitchDistance(r, k+1)
+		if k < len(distances) {
+			d = distances[k]
+		}
+		out[k] = payload.LOD{SwitchDistance: d, Indices: idx}
+	}
+	return out
+}
+
+// payloadVertex packs vertex v: color is the linear RGB of the color
+// stream (white without one); a missing normal is +Y and a missing tangent
+// an arbitrary unit vector perpendicular to the normal.
+func payloadVertex(s *mesh.Submesh, v int) payload.Vertex {
+	out := payload.Vertex{Position: s.Positions[v], Color: [3]float32{1, 1, 1}}
+	n := mesh.Vec3{0, 1, 0}
+	if s.Normals != nil {
+		n = s.Normals[v]
+	}
+	out.Normal = n
+	if s.Tangents != nil {
+		t := s.Tangents[v]
+		out.Tangent = [3]float32{t[0], t[1], t[2]}
+	} else {
+		out.Tangent = perpendicular(n)
+	}
+	if s.Colors != nil {
+		c := s.Colors[v]
+		out.Color = [3]float32{c[0], c[1], c[2]}
+	}
+	if s.UV0 != nil {
+		out.UV = s.UV0[v]
+	}
+	return out
+}
+
+// perpendicular returns n crossed with the axis n is least aligned with,
+// normalised: a deterministic unit vector perpendicular to n.
+func perpendicular(n mesh.Vec3) [3]float32 {
+	x, y, z := math.Abs(float64(n[0])), math.Abs(float64(n[1])), math.Abs(float64(n[2]))
+	var a [3]float64
+	switch {
+	case x <= y && x <= z:
+		a = [3]float64{1, 0, 0}
+	case y <= z:
+		a = [3]float64{0, 1, 0}
+	default:
+		a = [3]float64{0, 0, 1}
+	}
+	nx, ny, nz := float64(n[0]), float64(n[1]), float64(n[2])
+	t := [3]float64{a[1]*nz - a[2]*ny, a[2]*nx - a[0]*nz, a[0]*ny - a[1]*nx}
+	l := math.Sqrt(t[0]*t[0] + t[1]*t[1] + t[2]*t[2])
+	if !(l > 0) {
+		return [3]float32{1, 0, 0}
+	}
+	return [3]float32{float32(t[0] / l), float32(t[1] / l), float32(t[2] / l)}
+}
+
+// skinnedResource encodes one piece as a skinned payload: the skeleton's
+// bind pose as joints (parents first), normalised weights, and the morph
+// targets sparsified.
+func skinnedResource(p meshPiece, s *mesh.Submesh, sk *mesh.Skeleton, distances []float32) (cnbResource, error) {
+	joints := make([]payload.Joint, len(sk.Joints))
+	for i, j := range sk.Joints {
+		joints[i] = payload.Joint{
+			Name:        j.Name,
+			Parent:      int32(j.Parent),
+			Translation: j.BindT,
+			RotationDeg: payload.EulerYXZDegrees(j.BindR),
+			Scale:       j.BindS,
+		}
+	}
+	joints, remap, err := payload.ReorderJoints(joints)
+	if err != nil {
+		return cnbResource{}, err
+	}
+	m := &payload.Skinned{Vertices: make([]payload.SkinnedVertex, len(p.verts)), Indices: p.lod0, Joints: joints}
+	for j, v := range p.verts {
+		m.Vertices[j] = payload.SkinnedVertex{
+			Vertex:  payloadVertex(s, int(v)),
+			Joints:  s.Joints[v],
+			Weights: payload.NormalizeWeights(s.Weights[v]),
+		}
+	}
+	if err := payload.RemapVertexJoints(m.Vertices, remap); err != nil {
+		return cnbResource{}, err
+	}
+	if len(s.Morphs) > 0 {
+		names := make([]string, len(s.Morphs))
+		dense := make([][]payload.MorphDelta, len(s.Morphs))
+		for t, mt := range s.Morphs {
+			names[t] = mt.Name
+			dense[t] = make([]payload.MorphDelta, len(p.verts))
+			for j, v := range p.verts {
+				dense[t][j].Position = mt.Positions[v]
+				if mt.Normals != nil {
+					dense[t][j].Normal = mt.Normals[v]
+				}
+			}
+		}
+		if m.Morphs, err = payload.SparsifyMorphs(names, dense, len(p.verts)); err != nil {
+			return cnbResource{}, err
+		}
+	}
+	plain := make([]payload.Vertex, len(m.Vertices))
+	for j := range m.Vertices {
+		plain[j] = m.Vertices[j].Vertex
+	}
+	lo, hi := payload.Bounds(plain)
+	m.LODs = payloadLODs(p.lods, lo, hi, distances)
+	b, err := payload.EncodeSkinned(m)
+	if err != nil {
+		return cnbResource{}, err
+	}
+	return cnbResource{name: p.name, kind: cnb.SkinnedMesh, payload: b}, nil
+}
