@@ -24,18 +24,31 @@ func Load(path string, opts Options) (*mesh.Scene, error) {
 // "fbx: <name>:<line>: …" for ASCII ones (*FormatError, wrapping ErrFormat,
 // ErrUnsupported, ErrLimit or ErrScene).
 func Decode(data []byte, name string, opts Options) (*mesh.Scene, error) {
+	sc, _, err := DecodeInstances(data, name, opts)
+	return sc, err
+}
+
+// DecodeInstances is Decode that also describes each mesh Model ×
+// Geometry pair imported (see ConvertInstances).
+func DecodeInstances(data []byte, name string, opts Options) (*mesh.Scene, []Instance, error) {
 	doc, err := Parse(data, opts)
 	if err == nil {
-		var sc *mesh.Scene
-		if sc, err = Convert(doc, opts); err == nil {
-			return sc, nil
+		sc, insts, err := ConvertInstances(doc, opts)
+		if err == nil {
+			return sc, insts, nil
 		}
+		return nil, nil, located(err, name)
 	}
+	return nil, nil, located(err, name)
+}
+
+// located sets the file name of a *FormatError.
+func located(err error, name string) error {
 	var fe *FormatError
 	if errors.As(err, &fe) {
 		fe.Path = name
 	}
-	return nil, err
+	return err
 }
 
 // Convert builds a mesh.Scene from a parsed document: one Submesh per mesh
@@ -43,6 +56,13 @@ func Decode(data []byte, name string, opts Options) (*mesh.Scene, error) {
 // named after the Model, with one vertex per polygon corner (the cook's
 // weld merges equal ones), triangulated, in output space (package doc).
 func Convert(doc *Document, opts Options) (*mesh.Scene, error) {
+	sc, _, err := ConvertInstances(doc, opts)
+	return sc, err
+}
+
+// ConvertInstances is Convert that also describes each mesh Model ×
+// Geometry pair it imported, in Scene.Submeshes order (see Instance).
+func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, error) {
 	opts = opts.withDefaults()
 	s := newScene(doc, opts)
 	out := &mesh.Scene{}
@@ -54,6 +74,7 @@ func Convert(doc *Document, opts Options) (*mesh.Scene, error) {
 	cache := map[*object]*geom{}
 	used := map[*object]bool{}
 	corners := 0
+	var insts []Instance
 	for _, m := range s.objects {
 		if m.class != "Model" {
 			continue
@@ -79,13 +100,13 @@ func Convert(doc *Document, opts Options) (*mesh.Scene, error) {
 			if g == nil {
 				var err error
 				if g, err = s.readGeometry(gobj.node, opts.MaxCorners-corners); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				cache[gobj] = g
 			}
 			corners += len(g.corners)
 			if corners > opts.MaxCorners {
-				return nil, s.limitAt(gobj.node, "more than %d polygon corners in the scene", opts.MaxCorners)
+				return nil, nil, s.limitAt(gobj.node, "more than %d polygon corners in the scene", opts.MaxCorners)
 			}
 			bake := s.geometricTransform(m)
 			if !opts.Local {
@@ -93,12 +114,13 @@ func Convert(doc *Document, opts Options) (*mesh.Scene, error) {
 			}
 			sd, err := s.skin(gobj, g, bake, conv, sb, poses)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			subs, err := s.emit(m, g, conv.Mul(bake), slots, sd)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
+			insts = append(insts, s.instance(m, gobj, len(out.Submeshes), subs, sd))
 			out.Submeshes = append(out.Submeshes, subs...)
 		}
 	}
@@ -112,7 +134,7 @@ func Convert(doc *Document, opts Options) (*mesh.Scene, error) {
 	}
 	out.Skeleton = s.skeleton(sb, conv)
 	out.Warnings = s.warnings()
-	return out, nil
+	return out, insts, nil
 }
 
 // emit builds the submeshes of one geometry instance, one per material

@@ -47,6 +47,11 @@ type influence struct {
 type skinData struct {
 	joints  [][4]uint16
 	weights []mesh.Vec4
+	// used lists the joints the skin's clusters name, in cluster order;
+	// unweighted counts control points polygons use without a positive
+	// weight (see Instance).
+	used       []int
+	unweighted int
 }
 
 type skeletonBuilder struct {
@@ -99,6 +104,7 @@ func (s *scene) skin(gobj *object, g *geom, bake, conv mesh.Mat4, sb *skeletonBu
 	convInv := inverse(conv)
 	bakeInv := inverse(bake)
 	clusters := skins[0].kids("Deformer", "Cluster")
+	var used []int
 	for _, cl := range clusters {
 		bones := cl.kids("Model", "")
 		if len(bones) == 0 {
@@ -114,6 +120,9 @@ func (s *scene) skin(gobj *object, g *geom, bake, conv mesh.Mat4, sb *skeletonBu
 			j = len(sb.bones)
 			sb.index[bone] = j
 			sb.bones = append(sb.bones, bone)
+		}
+		if !slices.Contains(used, j) {
+			used = append(used, j)
 		}
 		lv, _ := cl.node.Child("TransformLink").Floats(16)
 		link, ok := matrix16(lv)
@@ -149,9 +158,18 @@ func (s *scene) skin(gobj *object, g *geom, bake, conv mesh.Mat4, sb *skeletonBu
 			}
 		}
 	}
-	sd := &skinData{joints: make([][4]uint16, nv), weights: make([]mesh.Vec4, nv)}
+	sd := &skinData{joints: make([][4]uint16, nv), weights: make([]mesh.Vec4, nv), used: used}
+	referenced := make([]bool, nv)
+	for _, v := range g.corners {
+		if v >= 0 && int(v) < nv {
+			referenced[v] = true
+		}
+	}
 	for v, list := range infl {
 		if len(list) == 0 {
+			if referenced[v] {
+				sd.unweighted++
+			}
 			s.warnf("skinned control points without weights bound to joint 0")
 			sd.weights[v] = mesh.Vec4{1, 0, 0, 0}
 			continue
