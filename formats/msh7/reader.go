@@ -134,7 +134,11 @@ func (r *reader) half4() [4]Half {
 	return h
 }
 
+// bytes copies the next n bytes; an empty stream is nil, as in readArray.
 func (r *reader) bytes(n uint64) []byte {
+	if n == 0 {
+		return nil
+	}
 	out := make([]byte, n)
 	copy(out, r.b[r.at:r.at+n])
 	r.at += n

@@ -32,7 +32,7 @@ func hexDump(b []byte) string {
 	return s.String()
 }
 
-func readHex(t *testing.T, path string) []byte {
+func readHex(t testing.TB, path string) []byte {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
