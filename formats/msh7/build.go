@@ -345,7 +345,7 @@ func (b *builder) meshlet(m int) error {
 	localPos := map[[2]uint32]uint16{}
 	localAttr := map[[4]uint32]uint16{}
 	localVert := map[uint32]uint8{}
-	var ch [numChannels][]uint32 // refs per channel, in local order
+	var ch [NumChannels][]uint32 // refs per channel, in local order
 	var lv []LocalVertexRef
 	var gverts []uint32 // a source vertex of each local vertex
 	prims := make([]uint8, 0, len(im.Triangles))

@@ -15,7 +15,7 @@ type Stats struct {
 	Cones                              int // meshlets with an enabled cone
 	// Widths counts channel encodings over all meshlets: [channel][code].
 	// Skin counts only for skinned files.
-	Widths [numChannels][3]int
+	Widths [NumChannels][3]int
 	// RefBytes is the position-ref plus attribute-ref bytes.
 	RefBytes int
 }
@@ -30,7 +30,7 @@ func (f *File) Stats() Stats {
 		if m < len(f.Bounds) && f.Bounds[m].Cone != 0 {
 			s.Cones++
 		}
-		for c := ChanPosition; c < numChannels; c++ {
+		for c := ChanPosition; c < NumChannels; c++ {
 			if c == ChanSkin && f.Class != ClassSkinned {
 				continue
 			}

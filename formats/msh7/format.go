@@ -95,13 +95,13 @@ const (
 	ChanTangent                 // shift 6
 	ChanUV0                     // shift 8
 	ChanColor                   // shift 10
-	numChannels
+	NumChannels                 // the number of channels
 )
 
-var channelNames = [numChannels]string{"position", "skin", "normal", "tangent", "uv0", "color"}
+var channelNames = [NumChannels]string{"position", "skin", "normal", "tangent", "uv0", "color"}
 
 func (c Channel) String() string {
-	if c >= 0 && c < numChannels {
+	if c >= 0 && c < NumChannels {
 		return channelNames[c]
 	}
 	return fmt.Sprintf("channel(%d)", int(c))

@@ -141,7 +141,7 @@ func (f *File) decodeRefs(m int, lay layout) (MeshletRefs, error) {
 	}
 	var r MeshletRefs
 	np, na := d.PositionCount(), d.AttributeCount()
-	planes := make([]plane, 0, numChannels)
+	planes := make([]plane, 0, NumChannels)
 	at := uint64(d.PositionRefOffset)
 	planes = append(planes, plane{ChanPosition, &r.Positions, np, len(f.Positions), f.PositionRefs, at, lay.posRefs})
 	at += uint64(np) * uint64(WidthBytes(d.Width(ChanPosition)))

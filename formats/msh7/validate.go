@@ -170,7 +170,7 @@ func validateMeshlets(f *File, lay layout) error {
 		if d.Encoding>>12 != 0 {
 			return errAt(at+44, nil, "meshlet %d: encoding %#x has bits above bit 11", m, d.Encoding)
 		}
-		for c := ChanPosition; c < numChannels; c++ {
+		for c := ChanPosition; c < NumChannels; c++ {
 			if d.Width(c) == 3 {
 				return errAt(at+44, nil, "meshlet %d: %s width code 3", m, c)
 			}
