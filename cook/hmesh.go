@@ -2,6 +2,7 @@ package cook
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/hmesh"
@@ -80,18 +81,18 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		f.Desc.Flags |= hmesh.FlagHasTangents
 	}
 	f.Bounds = hmeshBounds(mesh.ComputeBounds(all, nil))
+	if err := packSkin(f, scene); err != nil {
+		return nil, err
+	}
+	c.report.Joints = len(f.Joints)
 
 	// Materials: MTRL hashes and .hmat rows in slot order.
 	names := make([]string, len(scene.Materials))
 	for i, m := range scene.Materials {
 		names[i] = m.Name
 	}
-	imageNames := make([]string, len(scene.Images))
-	for i, im := range scene.Images {
-		imageNames[i] = im.Name
-	}
 	leaves := hmat.Leaves(names, hmat.MaterialPrefix)
-	imageLeaves := hmat.Leaves(imageNames, hmat.ImagePrefix)
+	imageLeaves := imageLeaves(scene)
 	rows := make([]hmat.Material, 0, len(order))
 	for _, src := range order {
 		f.Materials = append(f.Materials, hmat.Hash(hmat.Ref(job.SourceRef, leaves[src])))
@@ -209,4 +210,93 @@ func hmatRow(m mesh.Material, sourceRef string, imageLeaves []string) hmat.Mater
 		OcclusionTex:         tex(m.OcclusionTexture),
 		EmissiveTex:          tex(m.EmissiveTexture),
 	}
+}
+
+// packSkin fills SKEL from the scene's skeleton and SKIN from the
+// submeshes' influences (docs/formats/hmesh.md "Skinning").
+//
+// SKEL is written whenever the scene has a skeleton (glTF skin 0), so that
+// the .hanim clips beside the mesh always have the joints they animate;
+// joint order is the importer's (skin.joints order, reordered parents-first
+// only when the source lists a child before its parent). SKIN is written
+// when at least one submesh has influences. All submeshes share the one
+// skeleton; a submesh without influences in a skinned file (a prop baked
+// into world space next to the skinned body) is bound rigidly to joint 0
+// with weight 1, so it follows the first joint: in bind pose it moves by
+// that joint's world bind matrix times its inverse bind matrix, which is the
+// identity when the source was bound in the pose it stores (the usual case).
+//
+// Weights are renormalized in float64 (the importer already makes them sum
+// to 1; renormalizing absorbs the float32 rounding of the weld); a vertex
+// whose weights sum to no more than 1e-6 is bound rigidly to joint 0.
+func packSkin(f *hmesh.File, scene *mesh.Scene) error {
+	sk := scene.Skeleton
+	if sk == nil || len(sk.Joints) == 0 {
+		return nil
+	}
+	f.Joints = make([]hmesh.Joint, len(sk.Joints))
+	for j, jt := range sk.Joints {
+		f.Joints[j] = hmesh.Joint{
+			InverseBind: jt.InverseBind,
+			BindT:       jt.BindT,
+			BindR:       jt.BindR,
+			BindS:       jt.BindS,
+			Parent:      int32(jt.Parent),
+		}
+	}
+	skinned := false
+	for i := range scene.Submeshes {
+		if scene.Submeshes[i].Joints != nil {
+			skinned = true
+		}
+	}
+	if !skinned {
+		return nil
+	}
+	f.Skin = make([]hmesh.SkinVertex, 0, len(f.Vertices))
+	for i := range scene.Submeshes {
+		s := &scene.Submeshes[i]
+		if s.Joints == nil || len(s.Weights) != len(s.Joints) {
+			for range s.Positions {
+				f.Skin = append(f.Skin, rigidInfluence())
+			}
+			continue
+		}
+		for v := range s.Positions {
+			sv, err := skinVertex(s.Joints[v], s.Weights[v], len(sk.Joints))
+			if err != nil {
+				return fmt.Errorf("submesh %d (%s): vertex %d: %w", i, s.Name, v, err)
+			}
+			f.Skin = append(f.Skin, sv)
+		}
+	}
+	return nil
+}
+
+// rigidInfluence binds a vertex to joint 0 with weight 1.
+func rigidInfluence() hmesh.SkinVertex {
+	return hmesh.SkinVertex{Weights: [4]float32{1, 0, 0, 0}}
+}
+
+// skinVertex renormalizes one vertex's influences; every joint index must
+// be below jointCount.
+func skinVertex(joints [4]uint16, weights mesh.Vec4, jointCount int) (hmesh.SkinVertex, error) {
+	var sum float64
+	for k, w := range weights {
+		if !(w >= 0) || math.IsInf(float64(w), 0) {
+			return hmesh.SkinVertex{}, fmt.Errorf("weight %d is %v, want finite and ≥ 0", k, w)
+		}
+		if int(joints[k]) >= jointCount {
+			return hmesh.SkinVertex{}, fmt.Errorf("joint %d not below the skeleton's %d joints", joints[k], jointCount)
+		}
+		sum += float64(w)
+	}
+	if sum <= 1e-6 {
+		return rigidInfluence(), nil
+	}
+	out := hmesh.SkinVertex{Joints: joints}
+	for k, w := range weights {
+		out.Weights[k] = float32(float64(w) / sum)
+	}
+	return out, nil
 }

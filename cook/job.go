@@ -58,6 +58,11 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		switch t {
 		case TargetHMesh:
 			out, err = packHMesh(job, c, opts)
+			if err == nil {
+				more, warnings, cerr := packCompanions(job, c) // .hanim, .ktx2
+				out, err = append(out, more...), cerr
+				res.warnings = append(res.warnings, warnings...)
+			}
 		case TargetCNB:
 			res.cnb, err = cnbResources(job, c, opts)
 		}

@@ -18,7 +18,7 @@ type Report struct {
 type OutputReport struct {
 	Name    string `json:"name"` // stable name relative to the output folder
 	Path    string `json:"path"` // path on disk
-	Kind    string `json:"kind"` // "hmesh", "hmat"
+	Kind    string `json:"kind"` // "hmesh", "hmat", "hanim", "ktx2"
 	Bytes   int    `json:"bytes"`
 	XXH3    string `json:"xxh3"` // xxh3-64 of the bytes, 16 lowercase hex digits
 	Changed bool   `json:"changed"`
@@ -43,6 +43,11 @@ type MeshReport struct {
 	GeneratedNormals  int     `json:"generatedNormals"`  // submeshes whose normals were generated
 	GeneratedTangents int     `json:"generatedTangents"` // submeshes whose tangents were generated
 	DegenerateDropped int     `json:"degenerateDropped"`
+	// Joints, Clips and Textures count what the hmesh target wrote beside
+	// the geometry: SKEL joints, .hanim clips and .ktx2 files.
+	Joints   int `json:"joints"`
+	Clips    int `json:"clips"`
+	Textures int `json:"textures"`
 	// Lods has one entry per reduced level (LOD1 first).
 	Lods []LodReport `json:"lods"`
 }

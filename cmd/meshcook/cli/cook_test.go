@@ -147,7 +147,7 @@ func TestCookJSONFieldNames(t *testing.T) {
 		{"top level", top, []string{"errors", "meshes", "outputs", "stages", "warnings"}},
 		{"outputs", keys(rep["outputs"]), []string{"bytes", "changed", "kind", "name", "path", "xxh3"}},
 		{"stages", keys(rep["stages"]), []string{"ms", "name"}},
-		{"meshes", keys(rep["meshes"]), []string{"avgMeshletTris", "avgMeshletVerts", "degenerateDropped", "generatedNormals", "generatedTangents", "lods", "meshlets", "name", "source", "submeshes", "triangles", "vertices"}},
+		{"meshes", keys(rep["meshes"]), []string{"avgMeshletTris", "avgMeshletVerts", "clips", "degenerateDropped", "generatedNormals", "generatedTangents", "joints", "lods", "meshlets", "name", "source", "submeshes", "textures", "triangles", "vertices"}},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {
