@@ -415,7 +415,8 @@ func (b *builder) meshlet(m int) error {
 		f.AttributeRefs, *bases[i], code = EncodeRefs(f.AttributeRefs, ch[c])
 		d.Encoding |= uint32(code) << (2 * c)
 	}
-	if len(f.PositionRefs) > math.MaxUint32 || len(f.AttributeRefs) > math.MaxUint32 || len(f.Primitives)/3 > math.MaxUint32 {
+	if uint64(len(f.PositionRefs)) > math.MaxUint32 || uint64(len(f.AttributeRefs)) > math.MaxUint32 ||
+		uint64(len(f.Primitives)/3+nt) > math.MaxUint32 || uint64(len(f.LocalVertices)+len(lv)) > math.MaxUint32 {
 		return buildErr("meshlet %d: reference streams exceed 4 GiB", m)
 	}
 	f.Meshlets = append(f.Meshlets, d)

@@ -75,7 +75,7 @@ func TestSkinnedRoundTrip(t *testing.T) {
 		if s.Joints[1] == 65535 {
 			at := lay.skin + uint64(i)*InfluenceSize
 			if w0 := uint32(b[at]) | uint32(b[at+1])<<8 | uint32(b[at+2])<<16 | uint32(b[at+3])<<24; w0 != 1|65535<<16 {
-				t.Fatalf("joint word 0 = %#x, want %#x", w0, 1|65535<<16)
+				t.Fatalf("joint word 0 = %#x, want %#x", w0, uint32(1|65535<<16))
 			}
 			found = true
 		}
