@@ -33,7 +33,7 @@ type fileKind struct {
 
 // fileKinds lists every kind, magic-recognised kinds first.
 func fileKinds() []fileKind {
-	return []fileKind{hmeshKind(), hmatKind()}
+	return []fileKind{hmeshKind(), hmatKind(), hanimKind(), ktx2Kind()}
 }
 
 // detectKind finds the kind of a file by magic, then by extension.
