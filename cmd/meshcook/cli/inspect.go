@@ -32,6 +32,8 @@ type hmeshSummary struct {
 	Materials       []string         `json:"materials"`
 	Submeshes       []submeshSummary `json:"submeshes"`
 	Skinned         bool             `json:"skinned"`
+	Joints          int              `json:"joints"` // SKEL joints, 0 without a skeleton
+	Roots           []int            `json:"roots"`  // joints without a parent
 	Lods            []lodSummary     `json:"lods"`
 }
 
@@ -127,7 +129,14 @@ func summarizeHMesh(path string, f *hmesh.File) hmeshSummary {
 		Bounds:        f.Bounds,
 		Materials:     []string{},
 		Skinned:       f.Skin != nil,
+		Joints:        len(f.Joints),
+		Roots:         []int{},
 		Lods:          summarizeLODs(f),
+	}
+	for j, jt := range f.Joints {
+		if jt.Parent < 0 {
+			s.Roots = append(s.Roots, j)
+		}
 	}
 	var tris, verts float64
 	for i, m := range f.Meshlets {
@@ -210,6 +219,9 @@ func printHMesh(w io.Writer, s hmeshSummary) {
 	}
 	if s.Skinned {
 		fmt.Fprintln(w, "  skinned")
+	}
+	if s.Joints > 0 {
+		fmt.Fprintf(w, "  skeleton: %d joints, roots %v\n", s.Joints, s.Roots)
 	}
 	for _, l := range s.Lods {
 		fmt.Fprintf(w, "  LOD%d: %d triangles (%.1f%%), error %.5f of the diagonal, %d submeshes stalled\n",

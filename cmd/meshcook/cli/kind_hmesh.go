@@ -60,8 +60,9 @@ func hmatKind() fileKind {
 			}
 			fmt.Fprintf(w, "%s: hmat v1, %d materials\n", path, len(ms))
 			for i, m := range ms {
-				fmt.Fprintf(w, "  [%d] baseColor %v metallic %g roughness %g flags %#x baseColorTex %016x normalTex %016x\n",
-					i, m.BaseColorFactor, m.Metallic, m.Roughness, m.Flags, m.BaseColorTex, m.NormalTex)
+				fmt.Fprintf(w, "  [%d] baseColor %v metallic %g roughness %g flags %#x\n", i, m.BaseColorFactor, m.Metallic, m.Roughness, m.Flags)
+				fmt.Fprintf(w, "      textures baseColor %016x metallicRoughness %016x normal %016x occlusion %016x emissive %016x\n",
+					m.BaseColorTex, m.MetallicRoughnessTex, m.NormalTex, m.OcclusionTex, m.EmissiveTex)
 			}
 			return nil
 		},
