@@ -132,10 +132,11 @@ type meshPiece struct {
 
 // splitSubmesh turns a cooked submesh and its LOD levels into payload
 // pieces. Up to 65,535 vertices it is one piece named MeshResourceName;
-// above, payload.SplitChunks cuts LOD0 into chunks and each reduced level's
-// triangles follow their first vertex's (first) chunk, which gains the
-// level's other vertices it lacks while it has room. When some chunk runs
-// out of room, the submesh's chunks carry no reduced levels at all.
+// above, payload.SplitChunks cuts LOD0 into chunks, and each reduced
+// level's triangles go to the chunk that already holds most of their
+// vertices and has room for the rest (lowest chunk on ties), which gains
+// the vertices it lacks. When no chunk has room for some triangle, the
+// submesh's chunks carry no reduced levels at all.
 func splitSubmesh(name string, prim int, s *mesh.Submesh, levels []simplify.Level) ([]meshPiece, error) {
 	n := len(s.Positions)
 	if !payload.NeedsSplit(n) {
@@ -164,18 +165,11 @@ func splitSubmesh(name string, prim int, s *mesh.Submesh, levels []simplify.Leve
 	}
 	pieces := make([]meshPiece, len(chunks))
 	local := make([]map[uint32]uint16, len(chunks))
-	owner := make([]int32, n) // first chunk holding each vertex, -1 none
-	for v := range owner {
-		owner[v] = -1
-	}
 	for k, ch := range chunks {
 		pieces[k] = meshPiece{name: payload.ChunkName(name, prim, k), verts: ch.Vertices, lod0: ch.Indices}
 		local[k] = make(map[uint32]uint16, len(ch.Vertices))
 		for j, v := range ch.Vertices {
 			local[k][v] = uint16(j)
-			if owner[v] < 0 {
-				owner[v] = int32(k)
-			}
 		}
 	}
 	var lods [][][]uint16 // [level][chunk]
@@ -187,17 +181,25 @@ levels:
 		per := make([][]uint16, len(chunks))
 		for t := 0; t+2 < len(l.Indices); t += 3 {
 			tri := l.Indices[t : t+3]
-			k := owner[tri[0]]
+			k, best := -1, -1
+			for c := range pieces {
+				have := 0
+				for _, v := range tri {
+					if _, ok := local[c][v]; ok {
+						have++
+					}
+				}
+				if have > best && len(pieces[c].verts)+3-have <= payload.MaxChunkVertices {
+					k, best = c, have
+				}
+			}
 			if k < 0 {
-				k = 0 // a vertex LOD0 never drew; cannot happen for nested levels
+				lods = nil
+				break levels
 			}
 			for _, v := range tri {
 				j, ok := local[k][v]
 				if !ok {
-					if len(pieces[k].verts) >= payload.MaxChunkVertices {
-						lods = nil
-						break levels
-					}
 					j = uint16(len(pieces[k].verts))
 					pieces[k].verts = append(pieces[k].verts, v)
 					local[k][v] = j

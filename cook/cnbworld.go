@@ -469,8 +469,12 @@ func CheckWorld(dir string, l *WorldLock) (*cnb.BlobMeta, error) {
 		}
 		images[i] = b
 	}
-	if _, err := os.Stat(filepath.Join(dir, WorldDataDir, strconv.Itoa(len(l.Blobs)))); err == nil {
-		return nil, fmt.Errorf("lock: stale blob %s/%d beside the %d the lock lists", WorldDataDir, len(l.Blobs), len(l.Blobs))
+	stale, err := staleBlobs(filepath.Join(dir, WorldDataDir), len(l.Blobs))
+	if err != nil {
+		return nil, err
+	}
+	if len(stale) > 0 {
+		return nil, fmt.Errorf("lock: stale blob %s/%s beside the %d the lock lists", WorldDataDir, stale[0], len(l.Blobs))
 	}
 	meta, err := CheckWorldImages(images)
 	if err != nil {
@@ -506,19 +510,38 @@ func CheckWorld(dir string, l *WorldLock) (*cnb.BlobMeta, error) {
 	return meta, nil
 }
 
-// removeStaleBlobs deletes blobs numbered n and above (decimal names, as
-// the cook writes them) left by an earlier, larger cook.
-func removeStaleBlobs(dataDir string, n int) error {
+// staleBlobs lists the blob files numbered n and above (decimal names
+// without leading zeros, as the cook writes them) in dataDir, ascending.
+func staleBlobs(dataDir string, n int) ([]string, error) {
 	ents, err := os.ReadDir(dataDir)
 	if err != nil {
-		return &OutputError{Path: dataDir, Err: unwrapPathError(err)}
+		return nil, &OutputError{Path: dataDir, Err: unwrapPathError(err)}
 	}
+	var out []int
 	for _, e := range ents {
 		i, err := strconv.Atoi(e.Name())
 		if err != nil || strconv.Itoa(i) != e.Name() || i < n || e.IsDir() {
 			continue
 		}
-		p := filepath.Join(dataDir, e.Name())
+		out = append(out, i)
+	}
+	slices.Sort(out)
+	names := make([]string, len(out))
+	for k, i := range out {
+		names[k] = strconv.Itoa(i)
+	}
+	return names, nil
+}
+
+// removeStaleBlobs deletes the blobs numbered n and above left by an
+// earlier, larger cook; other files in dataDir are left alone.
+func removeStaleBlobs(dataDir string, n int) error {
+	stale, err := staleBlobs(dataDir, n)
+	if err != nil {
+		return err
+	}
+	for _, name := range stale {
+		p := filepath.Join(dataDir, name)
 		if err := os.Remove(p); err != nil {
 			return &OutputError{Path: p, Err: fmt.Errorf("removing a stale blob: %w", unwrapPathError(err))}
 		}
