@@ -63,6 +63,8 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 				out, err = append(out, more...), cerr
 				res.warnings = append(res.warnings, warnings...)
 			}
+		case TargetMSH7:
+			out, err = packMSH7(job, c, opts)
 		case TargetCNB:
 			res.cnb, err = cnbResources(job, c, opts)
 		}

@@ -7,10 +7,13 @@ const (
 	// TargetCNB writes one world for the whole cook: OUT/data/0, 1, … and
 	// OUT/world-lock.json (docs/project.md).
 	TargetCNB = "cnb"
+	// TargetMSH7 writes one MSH7 meshlet payload per submesh,
+	// <name>.<submesh>.msh7 (docs/formats/msh7.md).
+	TargetMSH7 = "msh7"
 )
 
 // KnownTargets lists every target cook can write, in documentation order.
-func KnownTargets() []string { return []string{TargetHMesh, TargetCNB} }
+func KnownTargets() []string { return []string{TargetHMesh, TargetCNB, TargetMSH7} }
 
 // targets returns the targets to write, sorted and deduplicated in
 // KnownTargets order (so -target order never changes outputs).
