@@ -27,12 +27,13 @@ type cookOptions struct {
 	lodError float32
 	targets  []string
 	progress bool
+	ceiling  string
 }
 
 func newCookCmd(stdout, stderr io.Writer) *cobra.Command {
 	def := cook.DefaultOptions()
 	o := cookOptions{maxVerts: def.Meshlet.MaxVertices, maxTris: def.Meshlet.MaxTriangles, cone: def.Meshlet.ConeWeight,
-		lods: formatRatios(def.LOD.Ratios), lodError: def.LOD.Error}
+		lods: formatRatios(def.LOD.Ratios), lodError: def.LOD.Error, ceiling: formatSize(def.BlobCeiling)}
 	cmd := &cobra.Command{
 		Use:   "cook PATH... -o DIR",
 		Short: "Cook glTF/GLB sources into .hmesh and .hmat outputs",
@@ -46,7 +47,14 @@ Every output is decoded and validated by its format's reader before it
 atomically replaces the old file; an output whose bytes did not change is
 not rewritten. A source that fails writes nothing and is reported; the other
 sources still cook. Exit 3 when any source was bad, 4 when an output could
-not be written.`,
+not be written.
+
+--target cnb cooks every source into one world: DIR/data/0, 1, … (.cnb
+blobs of at most --blob-ceiling payload bytes each, unless one payload is
+larger) and DIR/world-lock.json. A PATH named meshcook.json is a project
+file (docs/project.md): its sources globs, targets, options and scenes
+apply, and flags given on the command line override its options.
+.heightfield.json sources become grid meshes with a collider trailer.`,
 		Example: `  # cook the bundled samples
   meshcook cook testdata/samples -o out
 
@@ -55,7 +63,10 @@ not be written.`,
 
   # three LOD levels with at most 2% error; or none at all
   meshcook cook assets -o build --lods 0.5,0.25,0.1 --lod-error 0.02
-  meshcook cook assets -o build --lods ""`,
+  meshcook cook assets -o build --lods ""
+
+  # a world from a project file, in 256 MiB blobs
+  meshcook cook game/meshcook.json -o build/world --blob-ceiling 256MiB`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("cook: name at least one source file or folder")
@@ -80,6 +91,7 @@ not be written.`,
 	f.Float32Var(&o.lodError, "lod-error", o.lodError, "largest LOD simplification error, relative to each submesh's extent")
 	f.StringSliceVar(&o.targets, "target", []string{cook.TargetHMesh}, "output formats, comma-separated: "+strings.Join(cook.KnownTargets(), ", "))
 	f.BoolVar(&o.progress, "progress", true, "show a progress bar when stderr is a terminal")
+	f.StringVar(&o.ceiling, "blob-ceiling", o.ceiling, "cnb: largest payload section per blob before a new blob starts (bytes, or with KiB/MiB/GiB)")
 	return cmd
 }
 
@@ -87,21 +99,67 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	opts := cook.DefaultOptions()
 	opts.OutDir = o.out
 	opts.Jobs = o.jobs
-	opts.Meshlet.MaxVertices = o.maxVerts
-	opts.Meshlet.MaxTriangles = o.maxTris
-	opts.Meshlet.ConeWeight = o.cone
-	ratios, err := parseRatios(o.lods)
-	if err != nil {
-		return usageError("cook: --lods: %v", err)
+	var project *cook.Project
+	for _, a := range args {
+		if cook.IsProjectFile(a) && len(args) > 1 {
+			return usageError("cook: a project file (%s) must be the only PATH", a)
+		}
 	}
-	opts.LOD.Ratios = ratios
-	opts.LOD.Error = o.lodError
-	opts.Targets = o.targets
+	if len(args) == 1 && cook.IsProjectFile(args[0]) {
+		pr, err := cook.LoadProject(args[0])
+		if err != nil {
+			return withCode(ExitBadInput, err)
+		}
+		if err := pr.Apply(&opts); err != nil {
+			return withCode(ExitBadInput, err)
+		}
+		project = pr
+	}
+	// Without a project every flag applies; with one, only those given.
+	set := func(name string) bool { return project == nil || cmd.Flags().Changed(name) }
+	if set("meshlet-verts") {
+		opts.Meshlet.MaxVertices = o.maxVerts
+	}
+	if set("meshlet-tris") {
+		opts.Meshlet.MaxTriangles = o.maxTris
+	}
+	if set("cone-weight") {
+		opts.Meshlet.ConeWeight = o.cone
+	}
+	if set("lods") {
+		ratios, err := parseRatios(o.lods)
+		if err != nil {
+			return usageError("cook: --lods: %v", err)
+		}
+		opts.LOD.Ratios = ratios
+		if project != nil && len(opts.LOD.Distances) != len(ratios) {
+			opts.LOD.Distances = nil // the project's distances were for its own ratios
+		}
+	}
+	if set("lod-error") {
+		opts.LOD.Error = o.lodError
+	}
+	if set("target") {
+		opts.Targets = o.targets
+	}
+	if set("blob-ceiling") {
+		c, err := parseSize(o.ceiling)
+		if err != nil {
+			return usageError("cook: --blob-ceiling: %v", err)
+		}
+		opts.BlobCeiling = c
+	}
 	if err := opts.Validate(); err != nil {
 		return usageError("cook: %v", err)
 	}
 
-	jobs, err := cook.Plan(args)
+	var jobs []cook.Job
+	var err error
+	if project != nil {
+		jobs, err = project.Plan()
+	} else {
+		jobs, err = cook.Plan(args)
+	}
 	if err != nil {
 		return withCode(ExitBadInput, err)
 	}
@@ -179,6 +237,41 @@ func parseRatios(s string) ([]float32, error) {
 		out = append(out, float32(v))
 	}
 	return out, nil
+}
+
+// parseSize reads a byte count: digits, optionally followed by KiB, MiB or
+// GiB (powers of 1024).
+func parseSize(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	mult := uint64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   uint64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v > (1<<64-1)/mult {
+		return 0, fmt.Errorf("%q is not a byte count (digits, optionally followed by KiB, MiB or GiB)", s)
+	}
+	return v * mult, nil
+}
+
+// formatSize writes a byte count the way parseSize reads it, in the
+// largest unit that divides it exactly.
+func formatSize(v uint64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if v >= u.mult && v%u.mult == 0 {
+			return strconv.FormatUint(v/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatUint(v, 10)
 }
 
 func formatRatios(r []float32) string {

@@ -1,0 +1,277 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/meshcook/meshcook/cook"
+)
+
+func worldProject(t testing.TB) string {
+	return filepath.Join(repoRoot(t), "testdata", "world", "meshcook.json")
+}
+
+// cookWorld cooks the testdata/world project with extra flags into a new
+// folder and fails the test unless it exits 0.
+func cookWorld(t *testing.T, extra ...string) string {
+	t.Helper()
+	out := t.TempDir()
+	args := append([]string{"cook", worldProject(t), "-o", out}, extra...)
+	if code, stdout, stderr := run(t, args...); code != ExitOK {
+		t.Fatalf("cook exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	return out
+}
+
+// The project cooks into a world that passes meshcheck (blob 0 with its
+// overflow blobs, and each overflow blob) and `meshcook validate` (blobs
+// and lock).
+func TestCookWorldProjectValidates(t *testing.T) {
+	out := cookWorld(t)
+	files := outputsUnder(t, out)
+	var names []string
+	for _, f := range files {
+		rel, _ := filepath.Rel(out, f)
+		names = append(names, filepath.ToSlash(rel))
+	}
+	sort.Strings(names)
+	if want := []string{"data/0", "data/1", "data/2", "world-lock.json"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("outputs %v, want %v (project targets: cnb only; scenes level_one and pad in blobs 1 and 2)", names, want)
+	}
+	code, stdout, _ := run(t, append([]string{"validate", "--json"}, files...)...)
+	if code != ExitOK {
+		t.Fatalf("validate exit %d: %s", code, stdout)
+	}
+	var checks []fileCheck
+	if err := json.Unmarshal([]byte(stdout), &checks); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, c := range checks {
+		rel, _ := filepath.Rel(out, c.File)
+		kinds[filepath.ToSlash(rel)] = c.Kind
+	}
+	if kinds["data/0"] != "cnb" || kinds["data/2"] != "cnb" || kinds["world-lock.json"] != "lock" {
+		t.Errorf("kinds %v", kinds)
+	}
+	var blobs []string
+	for _, f := range files {
+		if strings.Contains(filepath.ToSlash(f), "/data/") {
+			blobs = append(blobs, f)
+		}
+	}
+	meshcheck(t, blobs)
+}
+
+// The cooked bytes of the fixed world are pinned: any change to them must
+// be a deliberate format change (go test -run TestCookWorldGolden -update
+// rewrites testdata/world/golden.sha256).
+func TestCookWorldGolden(t *testing.T) {
+	out := cookWorld(t)
+	var b strings.Builder
+	tree := readTree(t, out)
+	names := make([]string, 0, len(tree))
+	for n := range tree {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		sum := sha256.Sum256(tree[n])
+		fmt.Fprintf(&b, "%s  %s\n", hex.EncodeToString(sum[:]), n)
+	}
+	golden := filepath.Join(repoRoot(t), "testdata", "world", "golden.sha256")
+	if *updateDocs { // the package's -update flag
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("cooked world differs from %s (a deliberate change? rerun with -update):\ngot:\n%swant:\n%s", golden, b.String(), want)
+	}
+}
+
+// The same project gives byte-identical worlds with one worker or four.
+func TestCookWorldDeterministic(t *testing.T) {
+	a := readTree(t, cookWorld(t, "-j", "1"))
+	b := readTree(t, cookWorld(t, "-j", "4"))
+	if !reflect.DeepEqual(a, b) {
+		t.Error("world bytes depend on -j")
+	}
+}
+
+// A small ceiling spans several blobs; every one passes validate and
+// meshcheck, and the world loads back to the same resources (by stable
+// name, kind, handle and bytes) as with the default ceiling.
+func TestCookWorldSmallCeiling(t *testing.T) {
+	big := cookWorld(t)
+	small := cookWorld(t, "--blob-ceiling", "2KiB")
+	var blobs []string
+	for _, f := range outputsUnder(t, small) {
+		if strings.Contains(filepath.ToSlash(f), "/data/") {
+			blobs = append(blobs, f)
+		}
+	}
+	if len(blobs) < 5 {
+		t.Fatalf("%d blobs under a 2 KiB ceiling, want several", len(blobs))
+	}
+	if code, stdout, _ := run(t, append([]string{"validate"}, append(blobs, filepath.Join(small, "world-lock.json"))...)...); code != ExitOK {
+		t.Fatalf("validate: %s", stdout)
+	}
+	meshcheck(t, blobs)
+	if a, b := worldResources(t, big), worldResources(t, small); !reflect.DeepEqual(a, b) {
+		t.Error("the split world's resources differ from the single-ceiling world's")
+	}
+}
+
+// worldResources reads a world through its lock: "name kind handle" →
+// the resource's payload (or data) bytes.
+func worldResources(t *testing.T, out string) map[string][]byte {
+	t.Helper()
+	lb, err := os.ReadFile(filepath.Join(out, cook.WorldLockName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := cook.ParseWorldLock(lb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := cook.CheckWorld(out, lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[uint32][]byte{}
+	for i, bl := range lock.Blobs {
+		b, _ := os.ReadFile(filepath.Join(out, bl.Path))
+		sections[uint32(i)] = b[16+leU64(b[8:16]):]
+	}
+	got := map[string][]byte{}
+	for _, lr := range lock.Resources {
+		for _, r := range meta.Resources {
+			if r.Kind.String() == lr.Kind && r.Handle == lr.Handle {
+				key := fmt.Sprintf("%s %s %d %s", lr.Name, lr.Kind, lr.Handle, lr.Scene)
+				if r.Payload != nil {
+					got[key] = sections[r.Payload.BlobIndex][r.Payload.Offset : r.Payload.Offset+r.Payload.Len]
+				} else {
+					got[key] = r.Data
+				}
+			}
+		}
+	}
+	if len(got) != len(lock.Resources) {
+		t.Fatalf("%d of %d lock resources found in blob 0", len(got), len(lock.Resources))
+	}
+	return got
+}
+
+func leU64(b []byte) uint64 {
+	var v uint64
+	for i := 7; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return v
+}
+
+// Bad project files exit 3 naming the file; a project file must be the
+// only PATH.
+func TestCookProjectErrors(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.gltf"), []byte("{}"), 0o644)
+	for _, c := range []struct{ json, want string }{
+		{`{"sources": ["*.gltf"`, "unexpected EOF"},
+		{`{"sources": ["*.gltf"], "scene": []}`, `unknown field "scene"`},
+		{`{"sources": ["[*.gltf"]}`, "syntax error in pattern"},
+		{`{"sources": ["*.glb"]}`, "matches no source"},
+	} {
+		p := filepath.Join(dir, "meshcook.json")
+		os.WriteFile(p, []byte(c.json), 0o644)
+		code, _, stderr := run(t, "cook", p, "-o", t.TempDir())
+		if code != ExitBadInput || !strings.Contains(stderr, p) || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 3 naming %s and %q", c.json, code, stderr, p, c.want)
+		}
+	}
+	code, _, _ := run(t, "cook", worldProject(t), samplesDir(t), "-o", t.TempDir())
+	if code != ExitUsage {
+		t.Errorf("project plus another PATH: exit %d, want %d", code, ExitUsage)
+	}
+	code, _, _ = run(t, "cook", worldProject(t), "-o", t.TempDir(), "--blob-ceiling", "lots")
+	if code != ExitUsage {
+		t.Errorf("bad --blob-ceiling: exit %d, want %d", code, ExitUsage)
+	}
+}
+
+// Flags given on the command line override the project: --target hmesh
+// writes .hmesh files and no world.
+func TestCookProjectFlagOverrides(t *testing.T) {
+	out := cookWorld(t, "--target", "hmesh", "--lods", "")
+	tree := readTree(t, out)
+	if _, ok := tree["props/box.hmesh"]; !ok {
+		t.Errorf("no props/box.hmesh in %d outputs", len(tree))
+	}
+	if _, ok := tree["world-lock.json"]; ok {
+		t.Error("world written although --target hmesh overrides the project's cnb")
+	}
+}
+
+// validate catches a changed overflow blob through blob 0 and through the
+// lock; inspect lists the world's resources by stable name.
+func TestValidateInspectWorld(t *testing.T) {
+	out := cookWorld(t)
+	blob0 := filepath.Join(out, "data", "0")
+	code, stdout, _ := run(t, "inspect", blob0)
+	if code != ExitOK || !strings.Contains(stdout, "terrain/hills.heightfield/0") || !strings.Contains(stdout, "physics budget: 2 fixed") {
+		t.Errorf("inspect exit %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = run(t, "inspect", "--json", filepath.Join(out, "world-lock.json"))
+	if code != ExitOK || !strings.Contains(stdout, `"name": "levels/one/chair/leather"`) {
+		t.Errorf("inspect lock exit %d:\n%s", code, stdout)
+	}
+	if code, stdout, _ := run(t, "inspect", "--dump", blob0); code != ExitOK || !strings.Contains(stdout, "resources") {
+		t.Errorf("inspect --dump exit %d:\n%s", code, stdout)
+	}
+
+	// A standalone payload cut out of the world validates and inspects.
+	lb, _ := os.ReadFile(filepath.Join(out, "world-lock.json"))
+	lock, _ := cook.ParseWorldLock(lb)
+	meta, err := cook.CheckWorld(out, lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b0, _ := os.ReadFile(blob0)
+	sec := b0[16+leU64(b0[8:16]):]
+	loc := meta.Resources[0].Payload
+	pl := filepath.Join(t.TempDir(), "chair.payload")
+	os.WriteFile(pl, sec[loc.Offset:loc.Offset+loc.Len], 0o644)
+	if loc.BlobIndex == 0 {
+		if code, stdout, _ := run(t, "validate", pl); code != ExitOK {
+			t.Errorf("validate payload: %s", stdout)
+		}
+		if code, stdout, _ := run(t, "inspect", pl); code != ExitOK || !strings.Contains(stdout, "static mesh payload") {
+			t.Errorf("inspect payload exit %d: %s", code, stdout)
+		}
+	}
+
+	b1 := filepath.Join(out, "data", "1")
+	orig, _ := os.ReadFile(b1)
+	bad := bytes.Clone(orig)
+	bad[len(bad)-3] = 0x7f // a vertex float becomes NaN-ish or an index goes out of range
+	bad[len(bad)-4] = 0xff
+	os.WriteFile(b1, bad, 0o644)
+	for _, f := range []string{blob0, filepath.Join(out, "world-lock.json")} {
+		if code, stdout, _ := run(t, "validate", f); code != ExitBadInput || !strings.Contains(stdout, "FAIL") {
+			t.Errorf("validate %s after corrupting data/1: exit %d\n%s", f, code, stdout)
+		}
+	}
+}
