@@ -14,6 +14,14 @@ const (
 	expectedRadiusScale = 0.5
 )
 
+// vertexGainWeight rewards a candidate whose one new vertex completes other
+// triangles too (their other corners are already in): its score is divided
+// by 1 + vertexGainWeight*(completed-1). Vertex-limited meshlets then hold
+// more triangles: 1.5% fewer meshlets than meshoptimizer over grids,
+// spheres, terrain and scanned meshes at 64/124, for ~1% larger spheres;
+// 0.05 gave -1%, 0.3 gave -1.8% with up to 7% larger spheres.
+const vertexGainWeight = 0.1
+
 // Seeding (meshoptimizer's values): each closed meshlet offers a few
 // border triangles as seeds for later meshlets; the pool is capped.
 const (
@@ -76,9 +84,17 @@ type builder struct {
 	ltris     []uint8
 	cands     []uint32 // unused triangles touching the meshlet (lazy: may hold used ones)
 	candStamp []uint32 // per triangle: serial of the meshlet whose cands hold it
-	serial    uint32
-	sumC      [3]float64
-	sumN      [3]float64
+	// Completion tracking: inside[t] counts t's corners in the meshlet (valid
+	// when insideStamp[t] == serial); completes[w] counts unused triangles
+	// that adding vertex w would complete (valid when completesStamp[w] ==
+	// serial).
+	inside         []uint8
+	insideStamp    []uint32
+	completes      []uint32
+	completesStamp []uint32
+	serial         uint32
+	sumC           [3]float64
+	sumN           [3]float64
 
 	opt optimizer
 	out Result
@@ -95,7 +111,12 @@ func build(indices []uint32, positions [][3]float32, opts Options) Result {
 		remaining: n,
 		local:     make([]int16, len(positions)),
 		candStamp: make([]uint32, n),
-		serial:    1,
+
+		inside:         make([]uint8, n),
+		insideStamp:    make([]uint32, n),
+		completes:      make([]uint32, len(positions)),
+		completesStamp: make([]uint32, len(positions)),
+		serial:         1,
 	}
 	// Triangle centroids, normals and the mesh area.
 	var area float64
@@ -385,6 +406,10 @@ func (b *builder) pick() (fit, best int32) {
 			continue
 		}
 		s := b.score(t, c, ax, w)
+		if nv == 1 {
+			// The new vertex also completes other triangles: prefer it.
+			s = float32(float64(s) / (1 + vertexGainWeight*float64(b.completion(t)-1)))
+		}
 		if prio < bestPrio || (prio == bestPrio && s < bestScore) {
 			best, bestPrio, bestScore = int32(t), prio, s
 		}
@@ -411,6 +436,41 @@ func (b *builder) score(t uint32, c, ax [3]float32, w float32) float32 {
 		cone = minConeFactor
 	}
 	return float32(1+float32(float32(d)*(1-w))) * cone
+}
+
+// countInside records that one more corner of unused triangle u is in the
+// meshlet; at two, u's remaining corner would complete it.
+func (b *builder) countInside(u uint32) {
+	if b.insideStamp[u] != b.serial {
+		b.insideStamp[u], b.inside[u] = b.serial, 0
+	}
+	b.inside[u]++
+	if b.inside[u] != 2 {
+		return
+	}
+	for _, w := range b.idx[3*u : 3*u+3] {
+		if b.local[w] < 0 {
+			if b.completesStamp[w] != b.serial {
+				b.completesStamp[w], b.completes[w] = b.serial, 0
+			}
+			b.completes[w]++
+			return
+		}
+	}
+}
+
+// completion is how many unused triangles (t included) the single new
+// vertex of candidate t would complete, at least 1.
+func (b *builder) completion(t uint32) uint32 {
+	for _, w := range b.idx[3*t : 3*t+3] {
+		if b.local[w] < 0 {
+			if b.completesStamp[w] == b.serial && b.completes[w] > 1 {
+				return b.completes[w]
+			}
+			return 1
+		}
+	}
+	return 1
 }
 
 // aliveAdjacent returns up to expandCap unused triangles around v,
@@ -444,6 +504,7 @@ func (b *builder) add(t uint32) {
 					b.candStamp[u] = b.serial
 					b.cands = append(b.cands, u)
 				}
+				b.countInside(u)
 			}
 		}
 		lc[k] = uint8(b.local[v])

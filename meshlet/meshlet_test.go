@@ -477,8 +477,8 @@ func TestBuildGridFill(t *testing.T) {
 	avgT := float64(len(idx)/3) / float64(len(r.Meshlets))
 	avgV := float64(len(r.Vertices)) / float64(len(r.Meshlets))
 	t.Logf("100x100 grid: %d triangles, %d meshlets, avg %.2f tris, %.2f verts per meshlet", len(idx)/3, len(r.Meshlets), avgT, avgV)
-	if avgT < 93 {
-		t.Errorf("avg %.2f triangles per meshlet, want >= 93", avgT)
+	if avgT < 96 {
+		t.Errorf("avg %.2f triangles per meshlet, want >= 96", avgT)
 	}
 }
 

@@ -65,6 +65,7 @@ func (o *optimizer) run(verts []uint32, tris []uint8) {
 	next := 0
 	for step := int32(0); step < int32(nt); step++ {
 		best, bestScore := int32(-1), int32(0)
+	scan:
 		for back := int32(1); back <= recentWindow && back <= step; back++ {
 			prev := o.order[step-back]
 			for _, v := range tris[3*prev : 3*prev+3] {
@@ -80,6 +81,11 @@ func (o *optimizer) run(verts []uint32, tris []uint8) {
 					}
 					if sc > bestScore || (sc == bestScore && u < best) {
 						best, bestScore = u, sc
+						if sc == 3 {
+							// All corners recent: nothing scores higher
+							// (keeps duplicate-heavy meshlets linear).
+							break scan
+						}
 					}
 				}
 			}
