@@ -26,7 +26,7 @@ func TestCookSamplesValidates(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("cook exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
-	want := []string{"box.hmat", "box.hmesh", "models/chair.hmat", "models/chair.hmesh", "strips.hmat", "strips.hmesh", "terrain.hmat", "terrain.hmesh"}
+	want := []string{"box.hmat", "box.hmesh", "box/checker.ktx2", "models/chair.hmat", "models/chair.hmesh", "strips.hmat", "strips.hmesh", "terrain.hmat", "terrain.hmesh"}
 	var got []string
 	for name := range readTree(t, out) {
 		got = append(got, name)
