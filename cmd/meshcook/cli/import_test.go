@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -104,12 +105,15 @@ func TestImportCorpusFBX(t *testing.T) {
 func TestImportCorpusGLTF(t *testing.T) {
 	dir := sharedDir(t, filepath.Join("corpus", "gltf"))
 	tmp := t.TempDir()
+	imported := 0
 	for _, rel := range []string{
 		"Box/glTF-Binary/Box.glb",
 		"BoxTextured/glTF/BoxTextured.gltf",
-		"BoxVertexColors/glTF-Binary/BoxVertexColors.glb",
-		"NormalTangentTest/glTF-Binary/NormalTangentTest.glb",
-		"SimpleSkin/glTF/SimpleSkin.gltf",
+		"BoxVertexColors/BoxVertexColors.glb",
+		"NormalTangentTest/NormalTangentTest.glb",
+		"MeshPrimitiveModes/MeshPrimitiveModes.gltf",
+		"SimpleSkin/simple_skin.gltf",
+		"assimp_quad_skin/quad_skin.glb",
 		"CesiumMan/glTF-Binary/CesiumMan.glb",
 	} {
 		src := filepath.Join(dir, filepath.FromSlash(rel))
@@ -121,6 +125,47 @@ func TestImportCorpusGLTF(t *testing.T) {
 		importOK(t, src, "-o", out)
 		checkNWB(t, out)
 		cookOK(t, out)
+		imported++
+	}
+	if imported < 6 {
+		t.Errorf("imported %d of the 8 glTF files; the corpus layout changed?", imported)
+	}
+}
+
+// TestImportGLTFSelection: a glTF node's mesh is one selectable mesh.
+func TestImportGLTFSelection(t *testing.T) {
+	src := filepath.Join(sharedDir(t, filepath.Join("corpus", "gltf")), "MeshPrimitiveModes", "MeshPrimitiveModes.gltf")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("%s not present", src)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		m    string
+		tris int
+	}{{"all", 16}, {"first", 6}, {"1", 4}, {"mesh with gl_triangle_fan", 6}, {"gl_triangle", 10}} {
+		out := filepath.Join(dir, tc.m+".nwb")
+		stdout := importOK(t, src, "-o", out, "-m", tc.m)
+		if !strings.Contains(stdout, fmt.Sprintf("  triangles: %d\n", tc.tris)) {
+			t.Errorf("-m %s: want %d triangles:\n%s", tc.m, tc.tris, stdout)
+		}
+	}
+}
+
+// TestImportTangentReport: the report names the tangent path the corpus
+// files take.
+func TestImportTangentReport(t *testing.T) {
+	dir := t.TempDir()
+	for rel, want := range map[string]string{
+		"ufbx_maya_cube/maya_cube_7400_binary.fbx":                "imported",           // Maya writes tangents
+		"ufbx_uv_color_sets/maya_uv_set_tangents_7500_binary.fbx": "imported",           // ditto
+		"playcanvas_cube/cube.fbx":                                "generated_uv",       // UVs, no tangents
+		"assimp_box/box.fbx":                                      "generated_fallback", // no UVs
+	} {
+		out := filepath.Join(dir, filepath.Base(rel)+".nwb")
+		stdout := importOK(t, corpusFile(t, rel), "-o", out)
+		if !strings.Contains(stdout, "  tangents: "+want+"\n") {
+			t.Errorf("%s: want tangents %s:\n%s", rel, want, stdout)
+		}
 	}
 }
 
