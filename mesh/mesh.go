@@ -35,6 +35,11 @@ type Scene struct {
 	// Warnings are counted, human-readable notes from import (one line each,
 	// already aggregated: "skipped 3 POINTS/LINES primitives").
 	Warnings []string
+	// Files are the files the importer read besides the source itself
+	// (external buffers, images), '/'-separated and relative to the
+	// source's folder, each once, in the order first read. A build step
+	// lists them as the source's dependencies (depfiles, cache keys).
+	Files []string
 }
 
 // Submesh is one drawable section with one material and its own vertex

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	qgltf "github.com/qmuntal/gltf"
@@ -174,7 +175,7 @@ func (im *importer) loadBuffers(bin []byte) error {
 		default:
 			var p string
 			if p, err = im.localPath(b.URI); err == nil {
-				data, err = fs.ReadFile(im.fsys, p)
+				data, err = im.readFile(p)
 			}
 			from = fmt.Sprintf("%q", b.URI)
 		}
@@ -241,4 +242,21 @@ func (im *importer) localPath(uri string) (string, error) {
 		return "", fmt.Errorf("%w: %q", ErrOutsideFolder, uri)
 	}
 	return full, nil
+}
+
+// readFile reads a file inside fsys and records it in im.files, relative to
+// the source's folder (mesh.Scene.Files).
+func (im *importer) readFile(p string) ([]byte, error) {
+	data, err := fs.ReadFile(im.fsys, p)
+	if err != nil {
+		return nil, err
+	}
+	rel := p
+	if im.dir != "." {
+		rel = strings.TrimPrefix(p, im.dir+"/")
+	}
+	if !slices.Contains(im.files, rel) {
+		im.files = append(im.files, rel)
+	}
+	return data, nil
 }

@@ -140,10 +140,11 @@ func decode(data []byte, fsys fs.FS, dir, display string, opts Options) (scene *
 
 // importer holds one Decode call's state; nothing outlives the call.
 type importer struct {
-	fsys fs.FS
-	dir  string // folder of the source inside fsys
-	doc  *qgltf.Document
-	bufs [][]byte // resolved bytes per buffer, nil when it has none
+	fsys  fs.FS
+	dir   string   // folder of the source inside fsys
+	files []string // files read from fsys, relative to dir (Scene.Files)
+	doc   *qgltf.Document
+	bufs  [][]byte // resolved bytes per buffer, nil when it has none
 
 	maxVerts, maxIndices   int
 	maxSubmeshes           int
@@ -229,6 +230,7 @@ func (im *importer) run(data []byte) (*mesh.Scene, error) {
 		scene.Warnings = append(scene.Warnings, fmt.Sprintf("bound %d skinned primitives without JOINTS_0 rigidly to joint 0", im.unskinned))
 	}
 	scene.Warnings = append(scene.Warnings, animWarnings...)
+	scene.Files = im.files
 	return scene, nil
 }
 

@@ -170,7 +170,7 @@ func (im *importer) imageData(images []mesh.Image, materials []mesh.Material) er
 			if fi.Size() > int64(im.maxImage) {
 				return fmt.Errorf("image %d: %q is %d bytes, more than %d (Options.MaxImageBytes)", i, img.URI, fi.Size(), im.maxImage)
 			}
-			data, err = fs.ReadFile(im.fsys, p)
+			data, err = im.readFile(p)
 		}
 		if err != nil {
 			return fmt.Errorf("image %d: %w", i, err)
