@@ -7,6 +7,7 @@ import (
 
 	"github.com/meshcook/meshcook/formats/cnb"
 	"github.com/meshcook/meshcook/formats/hmat"
+	"github.com/meshcook/meshcook/formats/ktx2"
 	"github.com/meshcook/meshcook/formats/payload"
 	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/simplify"
@@ -37,16 +38,16 @@ type cnbResource struct {
 // for u16 indices names its chunks payload.ChunkName(name, i, k) instead.
 func MeshResourceName(name string, i int) string { return name + "/" + strconv.Itoa(i) }
 
-// cnbResources builds the Mesh, SkinnedMesh and Material resources of one
-// job. Every payload is encoded (which validates it) here, in parallel
+// cnbResources builds the Mesh, SkinnedMesh, Material and Texture
+// resources of one job, with warnings for images it could not convert. Every payload is encoded (which validates it) here, in parallel
 // with the other jobs; the world pass only places bytes.
-func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, error) {
+func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, error) {
 	scene := c.scene
 	var grid *heightGrid
 	if IsHeightfieldSource(job.Source) {
 		g, err := loadHeightGrid(job.Source)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		grid = g
 	}
@@ -55,7 +56,7 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, error) {
 	for i := range scene.Submeshes {
 		s := &scene.Submeshes[i]
 		if s.Material >= len(scene.Materials) {
-			return nil, fmt.Errorf("submesh %d: material %d out of range (%d materials)", i, s.Material, len(scene.Materials))
+			return nil, nil, fmt.Errorf("submesh %d: material %d out of range (%d materials)", i, s.Material, len(scene.Materials))
 		}
 		if s.Material >= 0 {
 			usedMaterials[s.Material] = true
@@ -63,11 +64,11 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, error) {
 		skinned := scene.Skeleton != nil && len(scene.Skeleton.Joints) > 0 && s.Joints != nil && s.Weights != nil
 		pieces, err := splitSubmesh(job.Name, i, s, c.lods[i])
 		if err != nil {
-			return nil, fmt.Errorf("submesh %d (%s): %w", i, s.Name, err)
+			return nil, nil, fmt.Errorf("submesh %d (%s): %w", i, s.Name, err)
 		}
 		if grid != nil && len(pieces) == 1 {
 			if err := pieces[0].toGridOrder(s, grid); err != nil {
-				return nil, fmt.Errorf("heightfield: %w", err)
+				return nil, nil, fmt.Errorf("heightfield: %w", err)
 			}
 		}
 		for k, p := range pieces {
@@ -83,7 +84,7 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, error) {
 				r, err = staticResource(p, s, hf, opts.LOD.Distances)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", p.name, err)
+				return nil, nil, fmt.Errorf("%s: %w", p.name, err)
 			}
 			r.source = job.Rel
 			out = append(out, r)
@@ -103,13 +104,16 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, error) {
 	}
 	leaves := hmat.Leaves(names, hmat.MaterialPrefix)
 	imageLeaves := hmat.Leaves(imageNames, hmat.ImagePrefix)
+	var order []int // used materials, in source order
 	for i, used := range usedMaterials {
-		if !used {
-			continue
+		if used {
+			order = append(order, i)
 		}
+	}
+	for _, i := range order {
 		row, err := hmat.Encode([]hmat.Material{hmatRow(scene.Materials[i], job.SourceRef, imageLeaves)})
 		if err != nil {
-			return nil, fmt.Errorf("material %d (%s): %w", i, scene.Materials[i].Name, err)
+			return nil, nil, fmt.Errorf("material %d (%s): %w", i, scene.Materials[i].Name, err)
 		}
 		out = append(out, cnbResource{
 			name:   hmat.Ref(job.SourceRef, leaves[i]),
@@ -118,7 +122,42 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, error) {
 			source: job.Rel,
 		})
 	}
-	return out, nil
+	texs, warnings := cnbTextures(job, scene, order, imageLeaves)
+	return append(out, texs...), warnings, nil
+}
+
+// cnbTextures makes a Texture resource per image the used materials
+// reference: its payload is the KTX2 the hmesh target writes for it
+// (sRGB when some material uses it as color, else UNORM), named by its
+// runtime ref "<sourceRef>/<imageLeaf>", the string whose FNV-1a 64 the
+// .hmat row's texture slot holds. An image that cannot be converted is
+// skipped with a warning, as the hmesh target does.
+func cnbTextures(job Job, scene *mesh.Scene, order []int, leaves []string) ([]cnbResource, []string) {
+	uses := textureUses(scene, order)
+	var out []cnbResource
+	var warnings []string
+	for img, im := range scene.Images {
+		u := uses[img]
+		if u == nil {
+			continue
+		}
+		kind := ktx2.KindData
+		if u.color {
+			kind = ktx2.KindColor
+		}
+		label := fmt.Sprintf("%s: cnb: image %d (%s)", job.Source, img, leaves[img])
+		if im.Data == nil {
+			warnings = append(warnings, fmt.Sprintf("%s: no image bytes were loaded (uri %q); no Texture resource", label, im.URI))
+			continue
+		}
+		b, err := ktx2.FromImage(im.Data, kind, KTXWriter)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %v; no Texture resource", label, err))
+			continue
+		}
+		out = append(out, cnbResource{name: hmat.Ref(job.SourceRef, leaves[img]), kind: cnb.Texture, payload: b, source: job.Rel})
+	}
+	return out, warnings
 }
 
 // meshPiece is one payload's worth of a submesh: the whole submesh, or one

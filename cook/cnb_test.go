@@ -3,6 +3,7 @@ package cook
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,10 +12,20 @@ import (
 	"testing"
 
 	"github.com/meshcook/meshcook/formats/cnb"
+	"github.com/meshcook/meshcook/formats/hmat"
+	"github.com/meshcook/meshcook/formats/ktx2"
 	"github.com/meshcook/meshcook/formats/payload"
 	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/simplify"
 )
+
+// hmatHeader is a .hmat header for count rows, to decode a Material
+// resource's data_bytes (one row) with the .hmat reader.
+func hmatHeader(count uint32) []byte {
+	h := []byte("HMAT\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")
+	binary.LittleEndian.PutUint32(h[8:], count)
+	return h
+}
 
 func samplesDir() string { return filepath.Join("..", "testdata", "samples") }
 
@@ -119,7 +130,7 @@ func TestCNBWorldSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var meshes, mats []string
+	var meshes, mats, texs []string
 	for _, r := range lock.Resources {
 		switch r.Kind {
 		case "Mesh":
@@ -129,11 +140,35 @@ func TestCNBWorldSamples(t *testing.T) {
 			}
 		case "Material":
 			mats = append(mats, r.Name)
+		case "Texture":
+			texs = append(texs, r.Name)
 		}
 	}
 	wantMats := []string{"box/checker", "models/chair/leather", "models/chair/material_0"}
 	if !reflect.DeepEqual(mats, wantMats) {
 		t.Errorf("materials %v, want %v", mats, wantMats)
+	}
+	// box's material "checker" samples image "checker": a Texture with the
+	// same name, whose ref hash the material row's base color slot holds.
+	if !reflect.DeepEqual(texs, []string{"box/checker"}) {
+		t.Errorf("textures %v, want [box/checker]", texs)
+	}
+	for _, r := range meta.Resources {
+		if r.Kind == cnb.Material && r.Handle == 0 {
+			row, err := hmat.Decode(append(hmatHeader(1), r.Data...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if row[0].BaseColorTex != hmat.Hash("box/checker") {
+				t.Errorf("box/checker base color slot %016x, want Hash(box/checker)", row[0].BaseColorTex)
+			}
+		}
+		if r.Kind == cnb.Texture {
+			f, err := ktx2.Decode(resourcePayload(meta, sections, cnb.Texture, r.Handle))
+			if err != nil || ktx2.Validate(f) != nil {
+				t.Errorf("texture payload: %v", err)
+			}
+		}
 	}
 	if len(meshes) != 9 || meshes[0] != "box/0" || meshes[8] != "terrain/0" {
 		t.Errorf("meshes %v", meshes)
@@ -403,5 +438,80 @@ func TestCNBWorldNotWrittenOnFailure(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(opts.OutDir, WorldLockName)); !os.IsNotExist(err) {
 		t.Errorf("lock written for a failed cook: %v", err)
+	}
+}
+
+// A submesh with skin influences becomes a SkinnedMesh whose joints are
+// the skeleton's bind pose (parents first, rotation as YXZ degrees), whose
+// weights are normalised and whose morph targets are sparsified; it gets
+// no MeshBoundsRecord. A static submesh beside it stays a Mesh.
+func TestCNBSkinnedMesh(t *testing.T) {
+	quad := func() mesh.Submesh {
+		return mesh.Submesh{
+			Material:  -1,
+			Positions: []mesh.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}},
+			Normals:   []mesh.Vec3{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}},
+			UV0:       []mesh.Vec2{{0, 1}, {1, 1}, {1, 0}, {0, 0}},
+			Indices:   []uint32{0, 1, 2, 0, 2, 3},
+		}
+	}
+	skinned := quad()
+	skinned.Joints = [][4]uint16{{0, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}}
+	skinned.Weights = []mesh.Vec4{{1, 0, 0, 0}, {0.5, 0.5, 0, 0}, {2, 0, 0, 0}, {1, 0, 0, 0}}
+	skinned.Morphs = []mesh.MorphTarget{{Name: "lift", Positions: []mesh.Vec3{{0, 0, 0}, {0, 0, 0}, {0, 0, 0.5}, {0, 0, 0}}}}
+	// The child is listed before its parent: the payload must reorder.
+	sk := &mesh.Skeleton{Joints: []mesh.Joint{
+		{Name: "tip", Parent: 1, BindT: mesh.Vec3{0, 1, 0}, BindR: mesh.Vec4{0, 0.7071068, 0, 0.7071068}, BindS: mesh.Vec3{1, 1, 1}},
+		{Name: "root", Parent: -1, BindR: mesh.Vec4{0, 0, 0, 1}, BindS: mesh.Vec3{1, 1, 1}},
+	}}
+	scene := &mesh.Scene{Submeshes: []mesh.Submesh{skinned}, Skeleton: sk}
+	job := Job{Source: "rig.glb", Rel: "rig.glb", Name: "rig", SourceRef: "rig"}
+	opts := DefaultOptions()
+	opts.LOD.Ratios = nil
+	c, err := process(context.Background(), job, scene, opts, newStopwatch())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := cnbResources(job, c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].kind != cnb.SkinnedMesh || res[0].bounds != nil || res[0].name != "rig/0" {
+		t.Fatalf("resources %+v", res)
+	}
+	m, err := payload.DecodeSkinnedWithLODs(res[0].payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Joints) != 2 || m.Joints[0].Name != "root" || m.Joints[1].Name != "tip" || m.Joints[1].Parent != 0 {
+		t.Fatalf("joints %+v, want root then tip", m.Joints)
+	}
+	if r := m.Joints[1].RotationDeg; r[1] < 89.99 || r[1] > 90.01 {
+		t.Errorf("tip rotation %v, want yaw 90°", r)
+	}
+	for _, v := range m.Vertices {
+		sum := v.Weights[0] + v.Weights[1] + v.Weights[2] + v.Weights[3]
+		if sum < 0.9999 || sum > 1.0001 {
+			t.Errorf("weights %v do not sum to 1", v.Weights)
+		}
+		// Source joint 0 (tip) is payload joint 1 after the reorder.
+		if v.Position == [3]float32{0, 0, 0} && v.Joints[0] != 1 {
+			t.Errorf("vertex at origin bound to joint %d, want 1 (tip, remapped)", v.Joints[0])
+		}
+	}
+	if m.Morphs == nil || len(m.Morphs.Targets) != 1 || len(m.Morphs.Entries) != 1 || m.Morphs.Entries[0].Position[2] != 0.5 {
+		t.Errorf("morphs %+v, want one kept entry", m.Morphs)
+	}
+
+	// Through the world: no bounds record for the skinned mesh.
+	w, err := buildWorld(nil, res, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.meta.MeshBounds) != 0 || w.meta.Resources[0].Kind != cnb.SkinnedMesh {
+		t.Errorf("meta %+v", w.meta)
+	}
+	if _, err := CheckWorldImages(w.images); err != nil {
+		t.Error(err)
 	}
 }

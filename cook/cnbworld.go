@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/meshcook/meshcook/formats/cnb"
+	"github.com/meshcook/meshcook/formats/ktx2"
 	"github.com/meshcook/meshcook/formats/payload"
 )
 
@@ -35,7 +36,8 @@ const (
 
 // WorldLock is world-lock.json: every blob with its SHA-256 and
 // payload-section length, and every resource by stable name, sorted by
-// name (the world's name → (kind, handle) index).
+// name then kind (the world's name → (kind, handle) index; a name is
+// unique within its kind).
 type WorldLock struct {
 	Format    string         `json:"format"`  // WorldLockFormat
 	Version   int            `json:"version"` // 1
@@ -187,13 +189,11 @@ func buildWorld(jobs []Job, all []cnbResource, opts Options) (*world, error) {
 	slices.SortFunc(all, func(a, b cnbResource) int {
 		return cmp.Or(cmp.Compare(a.kind, b.kind), strings.Compare(a.name, b.name))
 	})
-	byName := map[string]int{}
-	for i, r := range all {
-		if j, ok := byName[r.name]; ok {
-			return nil, fmt.Errorf("cnb: resource name %q made twice (%s from %s, %s from %s); rename a source or material",
-				r.name, all[j].kind, all[j].source, r.kind, r.source)
+	for i := 1; i < len(all); i++ {
+		if a, b := all[i-1], all[i]; a.kind == b.kind && a.name == b.name {
+			return nil, fmt.Errorf("cnb: %s name %q made twice (from %s and %s); rename a source, material or image",
+				a.kind, a.name, a.source, b.source)
 		}
-		byName[r.name] = i
 	}
 
 	// Scene membership: a resource belongs to the one scene whose globs
@@ -288,7 +288,7 @@ func buildWorld(jobs []Job, all []cnbResource, opts Options) (*world, error) {
 		}
 		w.lock.Resources = append(w.lock.Resources, lr)
 	}
-	slices.SortFunc(w.lock.Resources, func(a, b LockResource) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(w.lock.Resources, compareLock)
 	return w, nil
 }
 
@@ -300,11 +300,18 @@ func sceneIndices(n int) []int {
 	return out
 }
 
+// compareLock orders lock resources by name, then kind name: a name is
+// unique within its kind (a material and its texture may share one).
+func compareLock(a, b LockResource) int {
+	return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Kind, b.Kind))
+}
+
 // CheckWorldImages parses every blob of a world (images[i] is blob i) and
 // checks it whole: blob 0 carries the metadata and the others are overflow
 // blobs with empty metadata; every locator lies inside its blob; every
 // Mesh payload parses strictly (payload.Parse) and matches its
-// MeshBoundsRecord; every SkinnedMesh payload parses. It returns blob 0's
+// MeshBoundsRecord; every SkinnedMesh payload and Texture (KTX2) parses
+// and validates. It returns blob 0's
 // metadata.
 func CheckWorldImages(images [][]byte) (*cnb.BlobMeta, error) {
 	if len(images) == 0 {
@@ -360,6 +367,14 @@ func CheckWorldImages(images [][]byte) (*cnb.BlobMeta, error) {
 			if b.Min != lo || b.Max != hi || b.VertexCount != uint32(len(m.Vertices)) || b.IndexCount != uint32(len(m.Indices)) {
 				return nil, fmt.Errorf("resources[%d] (Mesh %d): MeshBoundsRecord %+v does not match the payload (min %v max %v, %d vertices, %d indices)",
 					i, r.Handle, b, lo, hi, len(m.Vertices), len(m.Indices))
+			}
+		case cnb.Texture:
+			f, err := ktx2.Decode(body)
+			if err == nil {
+				err = ktx2.Validate(f)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("resources[%d] (Texture %d, blob %d offset %d): %w", i, r.Handle, loc.BlobIndex, loc.Offset, err)
 			}
 		case cnb.SkinnedMesh:
 			if _, err := payload.DecodeSkinnedWithLODs(body); err != nil {
@@ -426,8 +441,9 @@ func ParseWorldLock(b []byte) (*WorldLock, error) {
 	var next [256]uint32
 	seen := map[[2]uint32]bool{}
 	for i, r := range l.Resources {
-		if i > 0 && !(l.Resources[i-1].Name < r.Name) {
-			return nil, fmt.Errorf("lock: resources[%d]: %q after %q: names must be unique and sorted", i, r.Name, l.Resources[i-1].Name)
+		if i > 0 && compareLock(l.Resources[i-1], r) >= 0 {
+			return nil, fmt.Errorf("lock: resources[%d]: %s %q after %s %q: want sorted by name then kind, each pair once",
+				i, r.Kind, r.Name, l.Resources[i-1].Kind, l.Resources[i-1].Name)
 		}
 		k, ok := cnb.ParseResourceKind(r.Kind)
 		if !ok {

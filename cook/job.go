@@ -66,7 +66,9 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		case TargetMSH7:
 			out, err = packMSH7(job, c, opts)
 		case TargetCNB:
-			res.cnb, err = cnbResources(job, c, opts)
+			var warnings []string
+			res.cnb, warnings, err = cnbResources(job, c, opts)
+			res.warnings = append(res.warnings, warnings...)
 		}
 		if err != nil {
 			return jobResult{err: &InputError{Path: job.Source, Err: fmt.Errorf("%s: %w", t, err)}, warnings: res.warnings}
