@@ -85,6 +85,10 @@ func TestSelect(t *testing.T) {
 			t.Errorf("Select(%q): %v; want ErrSelection with %q", tc.spec, err, tc.msg)
 		}
 	}
+	// Prepare reports the hidden meshes an "all" import left out.
+	if _, rep, err := Prepare(src, DefaultOptions()); err != nil || rep.HiddenSkipped != 1 || len(rep.Selected) != 3 {
+		t.Errorf("hidden skipped: %+v %v", rep, err)
+	}
 	// A source without visible meshes is not a selection problem.
 	only := fbxSource(&mesh.Scene{Submeshes: []mesh.Submesh{quad("Secret")}})
 	only.Meshes[0].Hidden = true

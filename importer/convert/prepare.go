@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/meshcook/meshcook/mesh"
 )
@@ -26,6 +27,9 @@ type Report struct {
 	// Skinned says the output is skinned; Joints is its joint count.
 	Skinned bool
 	Joints  int
+	// HiddenSkipped counts hidden meshes left out of an "all" selection
+	// (they need Options.IncludeHidden).
+	HiddenSkipped int
 	// Warnings are the importer's aggregated warnings.
 	Warnings []string
 }
@@ -51,6 +55,13 @@ func Prepare(src *Source, opts Options) (*mesh.Scene, *Report, error) {
 		return fmt.Errorf("convert: %s: "+format, append([]any{src.Path}, args...)...)
 	}
 	rep := &Report{Source: src.Path, Normals: mode, Warnings: src.Scene.Warnings}
+	if !opts.IncludeHidden && (opts.Mesh == "" || strings.EqualFold(opts.Mesh, "all")) {
+		for _, m := range src.Meshes {
+			if m.Hidden {
+				rep.HiddenSkipped++
+			}
+		}
+	}
 
 	// Skins.
 	nSkinned := 0

@@ -214,8 +214,19 @@ func listMeshes(w io.Writer, s *convert.Source) error {
 		}
 		return "no"
 	}
+	name := func(s string) string {
+		if s == "" {
+			return "(unnamed)"
+		}
+		return strings.Map(func(r rune) rune {
+			if r < 0x20 || r == 0x7f {
+				return ' '
+			}
+			return r
+		}, s)
+	}
 	for _, m := range s.Meshes {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", m.Index, m.Name, m.MeshName, m.Triangles, yn(m.Skinned), yn(m.Hidden))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", m.Index, name(m.Name), name(m.MeshName), m.Triangles, yn(m.Skinned), yn(m.Hidden))
 	}
 	return tw.Flush()
 }
@@ -228,7 +239,11 @@ func printImportReport(w io.Writer, src string, rep *convert.Report, files []nwb
 	for i, m := range rep.Selected {
 		names[i] = "'" + m.Name + "'"
 	}
-	fmt.Fprintf(w, "  meshes: %d (%s)\n", len(rep.Selected), strings.Join(names, ", "))
+	fmt.Fprintf(w, "  meshes: %d (%s)", len(rep.Selected), strings.Join(names, ", "))
+	if rep.HiddenSkipped > 0 {
+		fmt.Fprintf(w, "; %d hidden left out (--include-hidden)", rep.HiddenSkipped)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  triangles: %d", rep.Triangles)
 	if rep.Dropped > 0 {
 		fmt.Fprintf(w, " (%d below the area epsilon dropped)", rep.Dropped)
