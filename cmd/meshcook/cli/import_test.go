@@ -475,3 +475,97 @@ func TestImportEdgeFBX(t *testing.T) {
 		}
 	}
 }
+
+// skinFBX writes a small ASCII FBX 7400 file: a skinned quad "Body"
+// (control points 0–3, skin clusters on bone "Bone"), optionally a second
+// skin deformer on its geometry, a static triangle "Rock", and a hidden
+// triangle "Ghost". weighted lists the control points the cluster weights.
+func skinFBX(t *testing.T, dir, name string, weighted []int, twoSkins bool) string {
+	t.Helper()
+	var idx, w []string
+	for _, v := range weighted {
+		idx = append(idx, fmt.Sprint(v))
+		w = append(w, "1")
+	}
+	ident := "1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1"
+	var b strings.Builder
+	b.WriteString("; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n")
+	b.WriteString("GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n\t\tP: \"UnitScaleFactor\", \"double\", \"Number\", \"\",100\n\t}\n}\n")
+	b.WriteString("Objects:  {\n")
+	b.WriteString("\tGeometry: 100, \"Geometry::BodyShape\", \"Mesh\" {\n\t\tVertices: *12 {\n\t\t\ta: 0,0,0,1,0,0,1,1,0,0,1,0\n\t\t}\n\t\tPolygonVertexIndex: *4 {\n\t\t\ta: 0,1,2,-4\n\t\t}\n\t}\n")
+	b.WriteString("\tGeometry: 101, \"Geometry::RockShape\", \"Mesh\" {\n\t\tVertices: *9 {\n\t\t\ta: 0,0,1,1,0,1,0,1,1\n\t\t}\n\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-3\n\t\t}\n\t}\n")
+	b.WriteString("\tGeometry: 102, \"Geometry::GhostShape\", \"Mesh\" {\n\t\tVertices: *9 {\n\t\t\ta: 0,0,2,1,0,2,0,1,2\n\t\t}\n\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-3\n\t\t}\n\t}\n")
+	b.WriteString("\tModel: 200, \"Model::Body\", \"Mesh\" {\n\t\tVersion: 232\n\t}\n")
+	b.WriteString("\tModel: 201, \"Model::Rock\", \"Mesh\" {\n\t\tVersion: 232\n\t}\n")
+	b.WriteString("\tModel: 202, \"Model::Ghost\", \"Mesh\" {\n\t\tVersion: 232\n\t\tProperties70:  {\n\t\t\tP: \"Visibility\", \"Visibility\", \"\", \"A\",0\n\t\t}\n\t}\n")
+	b.WriteString("\tModel: 210, \"Model::Bone\", \"LimbNode\" {\n\t\tVersion: 232\n\t}\n")
+	b.WriteString("\tDeformer: 300, \"Deformer::Skin\", \"Skin\" {\n\t\tVersion: 101\n\t}\n")
+	b.WriteString("\tDeformer: 301, \"Deformer::Skin2\", \"Skin\" {\n\t\tVersion: 101\n\t}\n")
+	fmt.Fprintf(&b, "\tDeformer: 310, \"SubDeformer::Bone\", \"Cluster\" {\n\t\tIndexes: *%d {\n\t\t\ta: %s\n\t\t}\n\t\tWeights: *%d {\n\t\t\ta: %s\n\t\t}\n\t\tTransform: *16 {\n\t\t\ta: %s\n\t\t}\n\t\tTransformLink: *16 {\n\t\t\ta: %s\n\t\t}\n\t}\n",
+		len(idx), strings.Join(idx, ","), len(w), strings.Join(w, ","), ident, ident)
+	b.WriteString("}\nConnections:  {\n")
+	for _, c := range [][2]int{{200, 0}, {201, 0}, {202, 0}, {210, 0}, {100, 200}, {101, 201}, {102, 202}, {300, 100}, {310, 300}, {210, 310}} {
+		fmt.Fprintf(&b, "\tC: \"OO\",%d,%d\n", c[0], c[1])
+	}
+	if twoSkins {
+		b.WriteString("\tC: \"OO\",301,100\n")
+	}
+	b.WriteString("}\n")
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestImportSkinRules: the §3 skin errors, the static/skinned mixing rule
+// and hidden nodes, end to end through an FBX file.
+func TestImportSkinRules(t *testing.T) {
+	dir := t.TempDir()
+	good := skinFBX(t, dir, "good.fbx", []int{0, 1, 2, 3}, false)
+	code, out, errs := run(t, "import", good, "--list-meshes")
+	want := "INDEX  NAME   MESH        TRIANGLES  SKINNED  HIDDEN\n" +
+		"0      Body   BodyShape   2          yes      no\n" +
+		"1      Rock   RockShape   1          no       no\n" +
+		"2      Ghost  GhostShape  1          no       yes\n"
+	if code != ExitOK || out != want {
+		t.Fatalf("list: exit %d %s\n%q", code, errs, out)
+	}
+	for _, tc := range []struct {
+		src  string
+		args []string
+		msg  string
+	}{
+		{good, nil, "static and skinned meshes cannot be mixed in one import (1 of 2 selected meshes are skinned)"},
+		{skinFBX(t, dir, "two.fbx", []int{0, 1, 2, 3}, true), []string{"-m", "body"}, "skinned mesh requires exactly one skin deformer per selected mesh ('Body' has 2)"},
+		{skinFBX(t, dir, "hole.fbx", []int{0, 1, 3}, false), []string{"-m", "body"}, "skinned mesh contains a vertex with no positive skin weights ('Body': 1 control points)"},
+	} {
+		code, _, errs := run(t, append([]string{"import", tc.src, "-o", filepath.Join(dir, "x.nwb")}, tc.args...)...)
+		if code != ExitBadInput || !strings.Contains(errs, tc.src) || !strings.Contains(errs, tc.msg) {
+			t.Errorf("%s %v: exit %d %q; want 3 with %q", filepath.Base(tc.src), tc.args, code, errs, tc.msg)
+		}
+	}
+	// The skinned mesh alone; everything (the hidden one too) as a plain mesh.
+	body := filepath.Join(dir, "body.nwb")
+	stdout := importOK(t, good, "-o", body, "-m", "body")
+	if !strings.Contains(stdout, "  joints: 1\n") {
+		t.Errorf("body report %q", stdout)
+	}
+	doc := checkNWB(t, body)
+	cookOK(t, body)
+	if len(doc.Find("skin").Skin.Influences) != 4 {
+		t.Errorf("influences %d", len(doc.Find("skin").Skin.Influences))
+	}
+	all := filepath.Join(dir, "all.nwb")
+	stdout = importOK(t, good, "-o", all, "--asset-type", "mesh", "--include-hidden")
+	if !strings.Contains(stdout, "  triangles: 4\n") {
+		t.Errorf("all as mesh: %q", stdout)
+	}
+	stdout = importOK(t, good, "-o", all, "--asset-type", "mesh", "--force")
+	if !strings.Contains(stdout, "  triangles: 3\n") || !strings.Contains(stdout, "1 hidden left out") {
+		t.Errorf("all visible as mesh: %q", stdout)
+	}
+	if code, _, errs := run(t, "import", good, "-o", all, "-m", "ghost", "--force"); code != ExitUsage || !strings.Contains(errs, "no mesh matches 'ghost'") {
+		t.Errorf("-m ghost: exit %d %q", code, errs)
+	}
+}
