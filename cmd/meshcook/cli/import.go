@@ -139,6 +139,10 @@ func runImport(cmd *cobra.Command, src string, o importOptions, stdout, stderr i
 	if !strings.EqualFold(filepath.Ext(out), ".nwb") {
 		return usageError("import: output %s must end in .nwb", out)
 	}
+	if _, err := os.Stat(out); err == nil && !o.force && !o.listMeshes {
+		// Checked again below for every file the import writes.
+		return usageError("import: %s exists; pass --force to overwrite it", out)
+	}
 
 	opts := convert.Options{
 		Mesh: o.mesh, IncludeHidden: o.includeHidden, NormalMode: mode, AreaEpsilon: o.areaEps,
