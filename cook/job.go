@@ -41,6 +41,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	for _, w := range scene.Warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: %s", job.Source, w))
 	}
+	res.imported = scene.Files
 	if err := ctx.Err(); err != nil {
 		return jobResult{err: err}
 	}
@@ -83,14 +84,8 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		}
 	}
 
-	sw.Begin(StageWrite)
-	for _, f := range files {
-		out, err := writeOutput(opts.OutDir, f)
-		if err != nil {
-			return jobResult{err: err, warnings: res.warnings}
-		}
-		res.outputs = append(res.outputs, out)
-	}
+	sw.End()
+	res.files = files // runJob commits them (StageWrite)
 	res.mesh = &c.report
 	return res
 }

@@ -8,6 +8,14 @@ type Report struct {
 	Meshes   []MeshReport   `json:"meshes"`
 	Warnings []string       `json:"warnings"`
 	Errors   []string       `json:"errors"`
+	// CacheHits and CacheMisses count jobs served from the cache and
+	// cooked (both 0 without a cache); BytesWritten sums the outputs this
+	// cook wrote (unchanged outputs are not rewritten).
+	CacheHits    int   `json:"cacheHits"`
+	CacheMisses  int   `json:"cacheMisses"`
+	BytesWritten int64 `json:"bytesWritten"`
+	// Check lists what differs from a fresh cook (Options.Check only).
+	Check []CheckDiff `json:"check,omitempty"`
 
 	// InputErrors and OutputErrors count failed jobs by kind, for exit codes.
 	InputErrors  int `json:"-"`
@@ -22,6 +30,9 @@ type OutputReport struct {
 	Bytes   int    `json:"bytes"`
 	XXH3    string `json:"xxh3"` // xxh3-64 of the bytes, 16 lowercase hex digits
 	Changed bool   `json:"changed"`
+	// Inputs are the files the output was made from: its source and every
+	// file the source references (all sources' for world files).
+	Inputs []string `json:"inputs"`
 }
 
 // StageReport is the wall time spent in one pipeline stage, summed over jobs.

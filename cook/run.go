@@ -38,6 +38,15 @@ type Options struct {
 	// Scenes are the project's scenes in declaration order (TargetCNB):
 	// resources only one scene's sources produce go to that scene's group.
 	Scenes []SceneSpec
+	// Cache, when set, serves unchanged jobs from an incremental cache and
+	// keeps what cooked (buildstep.go; Run flushes it).
+	Cache *Cache
+	// Check cooks into memory and compares with OutDir instead of writing:
+	// Report.Check lists what differs.
+	Check bool
+	// JobDone, when set, is called after each job (from one goroutine at a
+	// time), after Progress.
+	JobDone func(JobStatus)
 }
 
 // LODOptions are the distance-LOD settings.
@@ -107,6 +116,11 @@ type jobResult struct {
 	err      error
 	stageMS  map[string]float64
 	cnb      []cnbResource // this job's world resources (TargetCNB)
+	files    []outputFile  // encoded and validated outputs, committed by runJob
+	imported []string      // mesh.Scene.Files of the source
+	deps     []string      // files read besides the source (jobDeps)
+	cached   bool          // served from Options.Cache
+	ms       float64       // wall time of the job
 }
 
 // Run cooks every job and returns the report. Failed jobs are reported in
@@ -133,13 +147,16 @@ func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = cookJob(ctx, jobs[i], opts)
+				results[i] = runJob(ctx, jobs[i], opts, i)
+				mu.Lock()
+				done++
 				if opts.Progress != nil {
-					mu.Lock()
-					done++
 					opts.Progress(done, len(jobs), jobs[i])
-					mu.Unlock()
 				}
+				if opts.JobDone != nil {
+					opts.JobDone(JobStatus{Job: jobs[i], Cached: results[i].cached, MS: results[i].ms, Err: results[i].err})
+				}
+				mu.Unlock()
 			}
 		}()
 	}
@@ -186,6 +203,7 @@ feed:
 	if slices.Contains(opts.targets(), TargetCNB) {
 		writeWorld(ctx, jobs, results, opts, rep)
 	}
+	finishRun(jobs, results, opts, rep)
 	return rep, nil
 }
 

@@ -144,8 +144,8 @@ func TestCookJSONFieldNames(t *testing.T) {
 		got  []string
 		want []string
 	}{
-		{"top level", top, []string{"errors", "meshes", "outputs", "stages", "warnings"}},
-		{"outputs", keys(rep["outputs"]), []string{"bytes", "changed", "kind", "name", "path", "xxh3"}},
+		{"top level", top, []string{"bytesWritten", "cacheHits", "cacheMisses", "errors", "meshes", "outputs", "stages", "warnings"}},
+		{"outputs", keys(rep["outputs"]), []string{"bytes", "changed", "inputs", "kind", "name", "path", "xxh3"}},
 		{"stages", keys(rep["stages"]), []string{"ms", "name"}},
 		{"meshes", keys(rep["meshes"]), []string{"avgMeshletTris", "avgMeshletVerts", "clips", "degenerateDropped", "generatedNormals", "generatedTangents", "joints", "lods", "meshlets", "name", "source", "submeshes", "textures", "triangles", "vertices"}},
 	}

@@ -1,0 +1,324 @@
+package cook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/meshcook/meshcook/formats/cnb"
+)
+
+// This file makes cook a build step: the incremental cache around each
+// job, committing (or, with Options.Check, comparing) outputs, and the
+// report's cache, byte and check figures.
+
+// JobStatus is what Options.JobDone hears after each job.
+type JobStatus struct {
+	Job    Job
+	Cached bool    // the result came from the cache
+	MS     float64 // wall time of the job, cache lookup and write included
+	Err    error   // the job's error, nil when it cooked
+}
+
+// Check statuses (CheckDiff.Status).
+const (
+	CheckMissing = "missing" // the cook would write it; it is not on disk
+	CheckChanged = "changed" // on disk with other bytes
+	CheckStale   = "stale"   // on disk under the output folder; the cook would not write it
+)
+
+// CheckDiff is one difference a check cook found (Options.Check).
+type CheckDiff struct {
+	Name   string `json:"name"` // relative to the output folder, '/'-separated
+	Status string `json:"status"`
+}
+
+// runJob runs one job through the cache and commits its outputs. order is
+// the job's index, used for the cache's recency order.
+func runJob(ctx context.Context, job Job, opts Options, order int) jobResult {
+	start := time.Now()
+	res, base := cachedJob(job, opts, order)
+	if !res.cached {
+		res = cookJob(ctx, job, opts)
+		if res.err == nil {
+			res.deps = jobDeps(job, res.imported)
+			storeJob(job, opts, order, base, &res)
+		}
+	}
+	if res.err == nil {
+		w := time.Now()
+		for _, f := range res.files {
+			out, err := opts.commitOutput(f)
+			if err != nil {
+				res = jobResult{err: err, warnings: res.warnings, stageMS: res.stageMS}
+				break
+			}
+			res.outputs = append(res.outputs, out)
+		}
+		if res.stageMS == nil {
+			res.stageMS = map[string]float64{}
+		}
+		res.stageMS[StageWrite] += float64(time.Since(w).Microseconds()) / 1000
+	}
+	res.ms = float64(time.Since(start).Microseconds()) / 1000
+	return res
+}
+
+// cachedJob looks the job up: the source's bytes name the base key, whose
+// Pipeline entry lists the files to hash for the full key. base is "" when
+// there is no cache or the source cannot be read.
+func cachedJob(job Job, opts Options, order int) (res jobResult, base string) {
+	c := opts.Cache
+	if c == nil {
+		return res, ""
+	}
+	src, err := os.ReadFile(job.Source)
+	if err != nil {
+		return res, ""
+	}
+	base = baseKey(c.toolchain, opts, job, src)
+	db, ok := c.get(cnb.CachePipeline, base, order)
+	if !ok {
+		return res, base
+	}
+	deps := decodeDeps(job, db)
+	contents, ok := readDeps(deps)
+	if !ok {
+		return res, base
+	}
+	rb, ok := c.get(cnb.CachePayload, fullKey(base, deps, contents), order)
+	if !ok {
+		return res, base
+	}
+	r, err := decodeRecord(rb)
+	if err != nil {
+		c.warn("cache: entry for %s ignored: %v", job.Source, err)
+		return res, base
+	}
+	r.deps, r.cached = deps, true
+	return *r, base
+}
+
+// storeJob adds a cooked job to the cache. The files are read again after
+// the cook; a file changed while the job cooked could pair old results with
+// new bytes, so the dependency bytes are hashed once more and the entry is
+// dropped when they moved.
+func storeJob(job Job, opts Options, order int, base string, res *jobResult) {
+	c := opts.Cache
+	if c == nil || base == "" {
+		return
+	}
+	contents, ok := readDeps(res.deps)
+	if !ok {
+		return
+	}
+	rb, err := encodeRecord(res)
+	if err != nil {
+		return
+	}
+	src, err := os.ReadFile(job.Source)
+	if err != nil || baseKey(c.toolchain, opts, job, src) != base {
+		return
+	}
+	c.put(cnb.CachePipeline, base, encodeDeps(job, res.deps), order)
+	c.put(cnb.CachePayload, fullKey(base, res.deps, contents), rb, order)
+}
+
+// commitOutput writes f under OutDir (writeOutput), first removing temp
+// files a killed cook left for it; with Check it writes nothing and reports
+// Changed when the file on disk is missing or differs.
+func (o Options) commitOutput(f outputFile) (OutputReport, error) {
+	dst := filepath.Join(o.OutDir, filepath.FromSlash(f.name))
+	if o.Check {
+		rep := OutputReport{Name: f.name, Path: dst, Kind: f.kind, Bytes: len(f.data), XXH3: xxh3Hex(f.data)}
+		old, err := os.ReadFile(dst)
+		rep.Changed = err != nil || !bytes.Equal(old, f.data)
+		return rep, nil
+	}
+	if old, err := os.ReadFile(dst); err != nil || !bytes.Equal(old, f.data) {
+		removeTemps(dst)
+	}
+	return writeOutput(o.OutDir, f)
+}
+
+// removeTemps removes the temp files writeAtomic makes for dst
+// (".<base>.tmp-<digits>"): only a cook killed between creating and
+// renaming one leaves it, and the next cook that writes dst removes it.
+func removeTemps(dst string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(dst), "."+globEscape(filepath.Base(dst))+".tmp-*"))
+	for _, m := range matches {
+		if isTempName(filepath.Base(m)) {
+			os.Remove(m)
+		}
+	}
+}
+
+// isTempName reports whether name is ".<x>.tmp-<digits>".
+func isTempName(name string) bool {
+	i := strings.LastIndex(name, ".tmp-")
+	if !strings.HasPrefix(name, ".") || i < 1 {
+		return false
+	}
+	d := name[i+len(".tmp-"):]
+	return d != "" && strings.Trim(d, "0123456789") == ""
+}
+
+func globEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
+	return r.Replace(s)
+}
+
+// finishRun fills the report's build-step figures once every job and the
+// world are done, and flushes the cache.
+func finishRun(jobs []Job, results []jobResult, opts Options, rep *Report) {
+	for _, r := range results {
+		switch {
+		case opts.Cache == nil:
+		case r.cached:
+			rep.CacheHits++
+		default:
+			rep.CacheMisses++
+		}
+	}
+	for _, o := range rep.Outputs {
+		if o.Changed && !opts.Check {
+			rep.BytesWritten += int64(o.Bytes)
+		}
+	}
+	if opts.Check {
+		rep.Check = checkDiffs(opts, rep)
+	}
+	if opts.Cache != nil && !opts.Check {
+		rep.Warnings = append(rep.Warnings, opts.Cache.Flush()...)
+	} else if opts.Cache != nil {
+		rep.Warnings = append(rep.Warnings, opts.Cache.takeWarnings()...)
+	}
+	// Inputs of each output: its job's source and dependencies; world
+	// outputs read every job's.
+	byName := map[string][]string{}
+	var all []string
+	for i, r := range results {
+		if r.err != nil {
+			continue
+		}
+		in := append([]string{jobs[i].Source}, r.deps...)
+		all = append(all, in...)
+		for _, o := range r.outputs {
+			byName[o.Name] = in
+		}
+	}
+	for i := range rep.Outputs {
+		if in, ok := byName[rep.Outputs[i].Name]; ok {
+			rep.Outputs[i].Inputs = in
+		} else {
+			rep.Outputs[i].Inputs = all
+		}
+	}
+}
+
+// checkDiffs lists the outputs a check cook found missing or changed, and
+// the files under the output folder it would not write (temp files of a
+// killed cook and the cache folder excepted), sorted by name.
+func checkDiffs(opts Options, rep *Report) []CheckDiff {
+	diffs := []CheckDiff{}
+	want := map[string]bool{}
+	for _, o := range rep.Outputs {
+		want[o.Name] = true
+		if !o.Changed {
+			continue
+		}
+		st := CheckChanged
+		if _, err := os.Stat(o.Path); errors.Is(err, fs.ErrNotExist) {
+			st = CheckMissing
+		}
+		diffs = append(diffs, CheckDiff{Name: o.Name, Status: st})
+	}
+	var cacheDir string
+	if opts.Cache != nil {
+		cacheDir, _ = filepath.Abs(opts.Cache.dir)
+	}
+	filepath.WalkDir(opts.OutDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if abs, _ := filepath.Abs(p); cacheDir != "" && abs == cacheDir {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if isTempName(d.Name()) {
+			return nil
+		}
+		rel, err := filepath.Rel(opts.OutDir, p)
+		if err != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if !want[rel] {
+			diffs = append(diffs, CheckDiff{Name: rel, Status: CheckStale})
+		}
+		return nil
+	})
+	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Name < diffs[j].Name })
+	return slices.Clip(diffs)
+}
+
+// WriteDepfile writes a Makefile-syntax depfile: one rule per output,
+// naming every file that output's job read (its source, external buffers,
+// textures; every source for the world's files). Paths are escaped for
+// make and ninja (spaces, '#', '$', backslashes before them).
+func WriteDepfile(path string, rep *Report) error {
+	var b strings.Builder
+	for _, o := range rep.Outputs {
+		b.WriteString(depEscape(o.Path))
+		b.WriteString(":")
+		for _, in := range o.Inputs {
+			b.WriteString(" \\\n  ")
+			b.WriteString(depEscape(in))
+		}
+		b.WriteString("\n")
+	}
+	if err := writeAtomic(path, []byte(b.String())); err != nil {
+		return fmt.Errorf("cook: depfile %s: %w", path, err)
+	}
+	return nil
+}
+
+// depEscape escapes a path for a make rule: '$' as "$$", '#' as "\#", a
+// space as "\ " (with any backslashes right before it doubled), and
+// backslashes turned to '/' on Windows-style paths are left as they are.
+func depEscape(p string) string {
+	p = filepath.ToSlash(p)
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '$':
+			b.WriteString("$$")
+		case '#':
+			b.WriteString(`\#`)
+		case ' ', '\t':
+			// backslashes before a space must be doubled
+			for j := i - 1; j >= 0 && p[j] == '\\'; j-- {
+				b.WriteByte('\\')
+			}
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func xxh3Hex(b []byte) string { return fmt.Sprintf("%016x", xxh3.Hash(b)) }

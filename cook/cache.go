@@ -1,0 +1,439 @@
+package cook
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/meshcook/meshcook/formats/cnb"
+)
+
+// This file is the incremental cache's store (docs/build-integration.md
+// "Cache"): job results kept in .cnb cache segments (formats.md §3, magic
+// "CNC\0") under one folder.
+//
+// Layout: DIR/<seq>.cnc, seq a zero-padded decimal that grows by one per
+// segment written. Each cook that cooked something (a miss) writes one new
+// segment holding what it cooked; a cook with only hits writes nothing.
+// Two entry kinds are used:
+//   - cnb.CachePipeline, key = hex xxh3-128 of the job's "base" (source
+//     bytes, job names, options, toolchain): the list of the other files the
+//     job read (mesh.Scene.Files), so a later cook knows which files to hash
+//     before it can name the full key;
+//   - cnb.CachePayload, key = hex xxh3-128 of the base and every listed
+//     file's path and bytes: the job's encoded result (outputs, report,
+//     warnings, world resources), see encodeRecord.
+//
+// Recency, eviction and compaction (deterministic): an entry's recency is
+// its segment's seq, and inside a segment its position (earlier = more
+// recent). When a cook leaves more than maxSegments segments or more than
+// the cap's bytes, it merges every live entry into one new segment: first
+// the entries this cook used (hit or added), in job order, then the rest by
+// recency; it keeps that order and drops the tail once the running payload
+// size passes the cap (the least recently used go first). Segments that
+// failed to parse or were written by another toolchain are removed then.
+//
+// Concurrency: several cooks may share a folder (Ninja runs one per asset).
+// A segment is written to a temp file and hard-linked to its final name,
+// which fails when another cook took that seq (the next seq is tried), so
+// segments are never overwritten; readers treat a segment that vanished
+// (another cook compacted it away) as absent.
+
+// CookVersion is part of every cache key: bump it when a change to cook or
+// an algorithm package changes output bytes without changing a format
+// version. (The executable's own hash is in the key too, see Toolchain.)
+const CookVersion = 1
+
+// DefaultCacheMax is the default cap on a cache folder's segment bytes.
+const DefaultCacheMax = 2 << 30
+
+// CacheDirName is the default cache folder's name, made beside the output
+// folder: OUT/../.meshcook-cache.
+const CacheDirName = ".meshcook-cache"
+
+// maxSegments is how many segments a cook leaves before it compacts.
+const maxSegments = 16
+
+// segmentExt is the cache segment file extension.
+const segmentExt = ".cnc"
+
+// staleTempAge is how old a cache temp file must be before a cook removes
+// it: younger ones may belong to a cook still running.
+const staleTempAge = time.Hour
+
+// DefaultCacheDir is the cache folder used for outputs under outDir.
+func DefaultCacheDir(outDir string) string {
+	return filepath.Join(filepath.Dir(filepath.Clean(outDir)), CacheDirName)
+}
+
+// Cache is an open cache folder. It is safe for concurrent use by Run's
+// workers; open one per cook with OpenCache.
+type Cache struct {
+	dir       string
+	max       int64
+	toolchain string
+
+	mu       sync.Mutex
+	segs     []*segment
+	index    map[entryID]entryLoc
+	used     map[entryID]int // entries hit or added by this cook → order of use
+	added    map[entryID][]byte
+	warnings []string
+	flushed  bool
+}
+
+type entryID struct {
+	kind cnb.CacheEntryKind
+	key  string
+}
+
+type entryLoc struct {
+	seg int // index into segs
+	ent int // index into segs[seg].meta.Entries
+}
+
+type segment struct {
+	seq     uint64
+	path    string
+	payload []byte
+	meta    *cnb.CacheMeta
+	bad     bool // did not parse, or another toolchain: removed at compaction
+}
+
+// OpenCache reads every segment under dir (a missing folder is an empty
+// cache). A segment that does not parse or validate is ignored with a
+// warning (reported by Run) and removed at the next compaction; one written
+// by another toolchain is ignored silently. maxBytes <= 0 means
+// DefaultCacheMax. toolchain identifies the cooker (Toolchain()); it goes
+// into every key and every segment's CacheMeta.
+func OpenCache(dir string, maxBytes int64, toolchain string) (*Cache, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultCacheMax
+	}
+	c := &Cache{dir: dir, max: maxBytes, toolchain: toolchain, index: map[entryID]entryLoc{},
+		used: map[entryID]int{}, added: map[entryID][]byte{}}
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cache: %s: %w", dir, unwrapPathError(err))
+	}
+	for _, e := range ents {
+		seq, ok := segmentSeq(e.Name())
+		if !ok || e.IsDir() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		s := &segment{seq: seq, path: p}
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // compacted away by another cook
+		}
+		if err == nil {
+			s.meta, s.payload, err = cnb.ParseCache(b)
+		}
+		switch {
+		case err != nil:
+			s.bad = true
+			c.warnings = append(c.warnings, fmt.Sprintf("cache: %s: ignored: %v", p, err))
+		case s.meta.Toolchain != toolchain:
+			s.bad = true
+		}
+		c.segs = append(c.segs, s)
+	}
+	// Newest first, so the first segment holding a key wins.
+	slices.SortFunc(c.segs, func(a, b *segment) int { return cmp.Compare(b.seq, a.seq) })
+	for si, s := range c.segs {
+		if s.bad {
+			continue
+		}
+		for ei, e := range s.meta.Entries {
+			id := entryID{e.Kind, e.Key}
+			if _, ok := c.index[id]; !ok {
+				c.index[id] = entryLoc{si, ei}
+			}
+		}
+	}
+	return c, nil
+}
+
+// segmentSeq parses "<digits>.cnc".
+func segmentSeq(name string) (uint64, bool) {
+	digits, ok := strings.CutSuffix(name, segmentExt)
+	if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(digits, 10, 64)
+	return v, err == nil
+}
+
+// Dir is the cache folder.
+func (c *Cache) Dir() string { return c.dir }
+
+// get returns an entry's bytes (aliasing the segment) and marks it used.
+func (c *Cache) get(kind cnb.CacheEntryKind, key string, order int) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := entryID{kind, key}
+	if b, ok := c.added[id]; ok {
+		return b, true
+	}
+	loc, ok := c.index[id]
+	if !ok {
+		return nil, false
+	}
+	s := c.segs[loc.seg]
+	e := s.meta.Entries[loc.ent]
+	if _, seen := c.used[id]; !seen {
+		c.used[id] = order
+	}
+	return s.payload[e.Offset : e.Offset+e.Len], true
+}
+
+// put stages an entry for the segment Flush writes.
+func (c *Cache) put(kind cnb.CacheEntryKind, key string, b []byte, order int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := entryID{kind, key}
+	c.added[id] = b
+	c.used[id] = order
+}
+
+// warn records a warning Run reports.
+func (c *Cache) warn(format string, args ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+}
+
+// takeWarnings returns and clears the warnings gathered so far.
+func (c *Cache) takeWarnings() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w := c.warnings
+	c.warnings = nil
+	return w
+}
+
+// liveEntry is one entry in eviction order.
+type liveEntry struct {
+	id   entryID
+	data []byte
+}
+
+// Flush writes what this cook added as one new segment, then compacts when
+// the folder holds more than maxSegments segments or more bytes than the
+// cap. A cook with nothing added and nothing to compact writes nothing.
+// Errors are returned as warnings: a cache that cannot be written costs
+// time, never correctness.
+func (c *Cache) Flush() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.flushed {
+		return nil
+	}
+	c.flushed = true
+	c.removeStaleTemps()
+	var total int64
+	good := 0
+	for _, s := range c.segs {
+		if !s.bad {
+			total += int64(len(s.payload))
+			good++
+		}
+	}
+	var added int64
+	for _, b := range c.added {
+		added += int64(len(b))
+	}
+	needCompact := len(c.segs)+min(len(c.added), 1) > maxSegments || total+added > c.max ||
+		(len(c.added) > 0 && good < len(c.segs))
+	switch {
+	case needCompact:
+		c.compact()
+	case len(c.added) > 0:
+		ids := make([]entryID, 0, len(c.added))
+		for id := range c.added {
+			ids = append(ids, id)
+		}
+		slices.SortFunc(ids, compareID)
+		ents := make([]liveEntry, len(ids))
+		for i, id := range ids {
+			ents[i] = liveEntry{id, c.added[id]}
+		}
+		if _, err := c.writeSegment(ents); err != nil {
+			c.warnings = append(c.warnings, fmt.Sprintf("cache: %s: not written: %v", c.dir, err))
+		}
+	}
+	w := c.warnings
+	c.warnings = nil
+	return w
+}
+
+func compareID(a, b entryID) int {
+	return cmp.Or(cmp.Compare(a.kind, b.kind), strings.Compare(a.key, b.key))
+}
+
+// compact merges every live entry into one segment in eviction order and
+// drops the least recently used past the cap (see the file comment).
+func (c *Cache) compact() {
+	var order []liveEntry
+	seen := map[entryID]bool{}
+	// 1. entries this cook used, in order of use (job order; ties by id)
+	usedIDs := make([]entryID, 0, len(c.used))
+	for id := range c.used {
+		usedIDs = append(usedIDs, id)
+	}
+	slices.SortFunc(usedIDs, func(a, b entryID) int {
+		return cmp.Or(cmp.Compare(c.used[a], c.used[b]), compareID(a, b))
+	})
+	for _, id := range usedIDs {
+		if b, ok := c.lookupLocked(id); ok {
+			order = append(order, liveEntry{id, b})
+			seen[id] = true
+		}
+	}
+	// 2. the rest by recency: newest segment first, earlier entries first
+	for _, s := range c.segs {
+		if s.bad {
+			continue
+		}
+		for _, e := range s.meta.Entries {
+			id := entryID{e.Kind, e.Key}
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			order = append(order, liveEntry{id, s.payload[e.Offset : e.Offset+e.Len]})
+		}
+	}
+	var size int64
+	keep := 0
+	for _, e := range order {
+		if size+int64(len(e.data)) > c.max {
+			break
+		}
+		size += int64(len(e.data))
+		keep++
+	}
+	if _, err := c.writeSegment(order[:keep]); err != nil {
+		c.warnings = append(c.warnings, fmt.Sprintf("cache: %s: compaction not written: %v", c.dir, err))
+		return
+	}
+	for _, s := range c.segs {
+		if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			c.warnings = append(c.warnings, fmt.Sprintf("cache: %s: %v", s.path, unwrapPathError(err)))
+		}
+	}
+}
+
+func (c *Cache) lookupLocked(id entryID) ([]byte, bool) {
+	if b, ok := c.added[id]; ok {
+		return b, true
+	}
+	loc, ok := c.index[id]
+	if !ok {
+		return nil, false
+	}
+	s := c.segs[loc.seg]
+	e := s.meta.Entries[loc.ent]
+	return s.payload[e.Offset : e.Offset+e.Len], true
+}
+
+// writeSegment encodes ents as one segment and links it under the next
+// free seq.
+func (c *Cache) writeSegment(ents []liveEntry) (string, error) {
+	meta := &cnb.CacheMeta{Toolchain: c.toolchain}
+	var payload []byte
+	for _, e := range ents {
+		meta.Entries = append(meta.Entries, cnb.CacheEntry{Kind: e.id.kind, Key: e.id.key, Offset: uint64(len(payload)), Len: uint64(len(e.data))})
+		payload = append(payload, e.data...)
+	}
+	img, err := cnb.EncodeCache(meta, payload)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(c.dir, ".segment.tmp-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(img); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return "", err
+	}
+	seq := uint64(0)
+	for _, s := range c.segs {
+		seq = max(seq, s.seq)
+	}
+	if ents, err := os.ReadDir(c.dir); err == nil {
+		for _, e := range ents {
+			if v, ok := segmentSeq(e.Name()); ok {
+				seq = max(seq, v)
+			}
+		}
+	}
+	for range 1000 {
+		seq++
+		final := filepath.Join(c.dir, fmt.Sprintf("%012d%s", seq, segmentExt))
+		err := os.Link(tmp.Name(), final)
+		if err == nil {
+			return final, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", errors.New("no free segment name")
+}
+
+// removeStaleTemps removes segment temp files a killed cook left, once
+// they are older than staleTempAge.
+func (c *Cache) removeStaleTemps() {
+	ents, err := os.ReadDir(c.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".segment.tmp-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTempAge {
+			os.Remove(filepath.Join(c.dir, e.Name()))
+		}
+	}
+}
+
+// stats returns the number of live entries and their bytes (for tests).
+func (c *Cache) stats() (entries int, size int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, loc := range c.index {
+		s := c.segs[loc.seg]
+		entries++
+		size += int64(s.meta.Entries[loc.ent].Len)
+	}
+	return entries, size
+}
