@@ -71,10 +71,15 @@ bounds, submeshes and materials. --json prints the same as one object;
 --dump prints every field of the file as stable text (used for golden files).
 For each reduced LOD level it shows the triangles drawn and the error
 measured from the file: the sampled symmetric Hausdorff distance between
-LOD0 and the level, relative to the mesh's bounding-box diagonal.`,
+LOD0 and the level, relative to the mesh's bounding-box diagonal.
+A skinned .hmesh shows its skeleton (joint count, root joints); a .hmat
+every texture ref; a .hanim each clip's name, duration and channels; a
+.ktx2 its format (sRGB or UNORM), size and mip levels.`,
 		Example: `  meshcook inspect out/models/chair.hmesh
   meshcook inspect out/models/chair.hmat --json
-  meshcook inspect out/box.hmesh --dump > box.golden.txt`,
+  meshcook inspect out/box.hmesh --dump > box.golden.txt
+  meshcook inspect out/Fox.hanim
+  meshcook inspect out/Fox/image_0.ktx2 --json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("inspect: name exactly one file")
