@@ -169,13 +169,16 @@ func writeWorld(ctx context.Context, jobs []Job, results []jobResult, opts Optio
 	// Blobs first, then the lock that describes them, then the stale blobs
 	// the new lock no longer names.
 	for _, f := range files {
-		out, err := writeOutput(opts.OutDir, f)
+		out, err := opts.commitOutput(f)
 		if err != nil {
 			rep.Errors = append(rep.Errors, err.Error())
 			rep.OutputErrors++
 			return
 		}
 		rep.Outputs = append(rep.Outputs, out)
+	}
+	if opts.Check {
+		return // checkDiffs lists stale blobs
 	}
 	if err := removeStaleBlobs(filepath.Join(opts.OutDir, WorldDataDir), len(w.images)); err != nil {
 		rep.Errors = append(rep.Errors, err.Error())
