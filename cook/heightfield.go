@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +24,11 @@ const (
 	minHeightfieldSide = 2
 	maxHeightfieldSide = 4097
 	maxHeightfieldJSON = 64 << 20
+	// maxHeightfieldMetres bounds extents and elevations, and
+	// minHeightfieldCell the spacing of samples, so every vertex is
+	// finite and distinct in float32.
+	maxHeightfieldMetres = 1e7
+	minHeightfieldCell   = 1e-4
 )
 
 // HeightfieldSource is the JSON of a .heightfield.json source.
@@ -89,17 +93,15 @@ func loadHeightGrid(p string) (*heightGrid, error) {
 	return g, nil
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
 // grid checks the source and samples it into world-space heights; dir is
 // the source's folder (the image is read from there).
 func (s *HeightfieldSource) grid(dir string) (*heightGrid, error) {
-	if !(s.Size[0] > 0 && s.Size[1] > 0) || !finite(s.Size[0]) || !finite(s.Size[1]) {
-		return nil, fmt.Errorf("size %v: want two positive finite extents in metres", s.Size)
+	if !(s.Size[0] > 0 && s.Size[0] <= maxHeightfieldMetres && s.Size[1] > 0 && s.Size[1] <= maxHeightfieldMetres) {
+		return nil, fmt.Errorf("size %v: want two positive extents in metres, at most %g", s.Size, float64(maxHeightfieldMetres))
 	}
 	lo, hi := s.Elevation[0], s.Elevation[1]
-	if !finite(lo) || !finite(hi) || lo > hi {
-		return nil, fmt.Errorf("elevation %v: want finite [min, max] with min <= max", s.Elevation)
+	if !(lo >= -maxHeightfieldMetres && hi <= maxHeightfieldMetres && lo <= hi) {
+		return nil, fmt.Errorf("elevation %v: want [min, max] with min <= max, each within ±%g metres", s.Elevation, float64(maxHeightfieldMetres))
 	}
 	var samples []float64
 	rows, cols := s.Rows, s.Cols
@@ -132,6 +134,9 @@ func (s *HeightfieldSource) grid(dir string) (*heightGrid, error) {
 		} else {
 			samples = make([]float64, rows*cols)
 		}
+	}
+	if s.Size[0]/float64(cols-1) < minHeightfieldCell || s.Size[1]/float64(rows-1) < minHeightfieldCell {
+		return nil, fmt.Errorf("size %v over %d×%d samples: cells must be at least %g m", s.Size, rows, cols, minHeightfieldCell)
 	}
 	g := &heightGrid{rows: rows, cols: cols,
 		dx: float32(s.Size[0] / float64(cols-1)), dz: float32(s.Size[1] / float64(rows-1)),
