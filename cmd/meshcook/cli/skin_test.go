@@ -712,3 +712,79 @@ func ktxParse(t *testing.T, files []string) {
 	}
 	t.Logf("%d textures read by ktx-parse", len(got))
 }
+
+// validate and inspect know .hanim and .ktx2 without the corpus: the
+// sample box's texture validates and inspects, a truncated copy fails, a
+// clip on a joint the sibling .hmesh lacks fails, the same clip without a
+// sibling passes.
+func TestHAnimKTX2Kinds(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := run(t, "cook", samplesDir(t), "-o", out); code != ExitOK {
+		t.Fatalf("cook exit %d: %s", code, stderr)
+	}
+	tex := filepath.Join(out, "box", "checker.ktx2")
+	b, err := os.ReadFile(tex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(out, "truncated.ktx2")
+	clips := []hanim.Clip{{Name: "nod", Duration: 1, Channels: []hanim.Channel{
+		{Joint: 0, Path: mesh.PathRotation, Interp: hanim.InterpLinear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 0, 0.5, 0, 0.8660254}},
+	}}}
+	clipBytes, err := hanim.Encode(clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSibling, alone := filepath.Join(out, "box.hanim"), filepath.Join(out, "alone.hanim")
+	for p, data := range map[string][]byte{truncated: b[:len(b)-1], withSibling: clipBytes, alone: clipBytes} {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stdout, _ := run(t, "validate", "--json", tex, truncated, withSibling, alone)
+	var checks []fileCheck
+	if err := json.Unmarshal([]byte(stdout), &checks); err != nil {
+		t.Fatalf("validate --json: %v\n%s", err, stdout)
+	}
+	want := []struct {
+		kind string
+		ok   bool
+		err  string
+	}{{"ktx2", true, ""}, {"ktx2", false, "ktx2:"}, {"hanim", false, "box.hmesh: hanim: clip 0 \"nod\": channel 0: joint 0, skeleton has 0"}, {"hanim", true, ""}}
+	if len(checks) != len(want) {
+		t.Fatalf("%d results: %s", len(checks), stdout)
+	}
+	for i, w := range want {
+		c := checks[i]
+		if c.Kind != w.kind || c.OK != w.ok || !strings.Contains(c.Error, w.err) {
+			t.Errorf("%s: kind %s ok %v error %q; want %s %v containing %q", c.File, c.Kind, c.OK, c.Error, w.kind, w.ok, w.err)
+		}
+	}
+	if code, _, _ := run(t, "validate", truncated); code != ExitBadInput {
+		t.Errorf("validate of a truncated texture: exit %d, want %d", code, ExitBadInput)
+	}
+
+	var ks ktx2Summary
+	inspectAsJSON(t, tex, &ks)
+	f, err := ktx2.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks.Kind != "ktx2" || ks.Format != "R8G8B8A8_SRGB" || ks.ColorSpace != "srgb" || ks.Width != f.Width || ks.Levels != len(f.Levels) || !ks.FullChain {
+		t.Errorf("inspect %s: %+v", tex, ks)
+	}
+	var as hanimSummary
+	inspectAsJSON(t, alone, &as)
+	if want := []clipSummary{{Name: "nod", Duration: 1, Channels: 1, Keys: 2, Joints: 1, Rotation: 1}}; !reflect.DeepEqual(as.Clips, want) {
+		t.Errorf("inspect %s: %+v, want %+v", alone, as.Clips, want)
+	}
+	code, stdout, _ := run(t, "inspect", alone, "--dump")
+	wantDump := "hanim v1 clips 1\nclip 0 \"nod\" duration 1 channels 1\n  channel 0 joint 0 rotation linear keys 2\n    0 [0 0 0 1]\n    1 [0 0.5 0 0.8660254]\n"
+	if code != ExitOK || stdout != wantDump {
+		t.Errorf("inspect --dump: exit %d\n%s\nwant\n%s", code, stdout, wantDump)
+	}
+	code, stdout, _ = run(t, "inspect", tex, "--dump")
+	if code != ExitOK || !strings.HasPrefix(stdout, "ktx2 vkFormat 43 (R8G8B8A8_SRGB)") {
+		t.Errorf("inspect --dump %s: exit %d\n%s", tex, code, stdout)
+	}
+}
