@@ -141,6 +141,15 @@ func TestCookSkinsClipsTextures(t *testing.T) {
 			}
 		}
 	})
+	t.Run("posed", func(t *testing.T) {
+		for _, c := range deformCorpus {
+			if c.clips > 0 && c.joints > 0 {
+				t.Run(c.name, func(t *testing.T) {
+					checkPosed(t, filepath.Join(dir, c.file), filepath.Join(out, c.name+".hmesh"), filepath.Join(out, c.name+".hanim"))
+				})
+			}
+		}
+	})
 	t.Run("ktx-parse", func(t *testing.T) { ktxParse(t, textures) })
 	t.Run("determinism", func(t *testing.T) {
 		again := t.TempDir()
@@ -786,5 +795,236 @@ func TestHAnimKTX2Kinds(t *testing.T) {
 	code, stdout, _ = run(t, "inspect", tex, "--dump")
 	if code != ExitOK || !strings.HasPrefix(stdout, "ktx2 vkFormat 43 (R8G8B8A8_SRGB)") {
 		t.Errorf("inspect --dump %s: exit %d\n%s", tex, code, stdout)
+	}
+}
+
+// checkPosed poses source and cooked skeleton with animation 0 at one key
+// time every joint channel of it has (the middle such key) and skins the
+// mesh both ways: glTF skinning of the source (all influence sets, node
+// worlds with the animated TRS) against the cooked SKIN, SKEL and .hanim
+// read back. In bind pose every skin matrix is usually the identity, so
+// this is the check that catches wrong joint indices or hierarchy.
+func checkPosed(t *testing.T, src, meshPath, clipPath string) {
+	f := decodeCookedHMesh(t, meshPath)
+	b, err := os.ReadFile(clipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clips, err := hanim.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := openGLTFRef(t, src)
+	skin := ref.doc.Skins[0]
+	isJoint := map[int]bool{}
+	for _, n := range skin.Joints {
+		isJoint[n] = true
+	}
+	anim := ref.doc.Animations[0]
+	type srcChannel struct {
+		node   int
+		path   mesh.AnimPath
+		times  []float64
+		values []float64
+		stride int
+		mid    int
+	}
+	var chans []srcChannel
+	for _, c := range anim.Channels {
+		if c.Target.Path == qgltf.TRSWeights || c.Target.Node == nil || !isJoint[*c.Target.Node] {
+			continue
+		}
+		sc := srcChannel{node: *c.Target.Node}
+		switch c.Target.Path {
+		case qgltf.TRSTranslation:
+			sc.path = mesh.PathTranslation
+		case qgltf.TRSRotation:
+			sc.path = mesh.PathRotation
+		case qgltf.TRSScale:
+			sc.path = mesh.PathScale
+		}
+		smp := anim.Samplers[c.Sampler]
+		sc.times, sc.values = ref.floats(t, smp.Input), ref.floats(t, smp.Output)
+		sc.stride = sc.path.Components()
+		if smp.Interpolation == qgltf.InterpolationCubicSpline {
+			sc.stride, sc.mid = 3*sc.stride, sc.stride
+		}
+		chans = append(chans, sc)
+	}
+	if len(chans) == 0 || len(chans) != len(clips[0].Channels) {
+		t.Fatalf("%d source joint channels, %d cooked", len(chans), len(clips[0].Channels))
+	}
+	// key times every channel has
+	common := map[float64]int{}
+	for _, c := range chans {
+		for _, tm := range c.times {
+			common[tm]++
+		}
+	}
+	var shared []float64
+	for tm, n := range common {
+		if n == len(chans) {
+			shared = append(shared, tm)
+		}
+	}
+	if len(shared) == 0 {
+		t.Skip("no key time shared by every channel")
+	}
+	sort.Float64s(shared)
+	tm := shared[len(shared)/2]
+
+	// source: animated locals, worlds, skin matrices
+	type trs struct{ t, r, s []float64 }
+	anim0 := map[int]*trs{}
+	for _, c := range chans {
+		k := sort.SearchFloat64s(c.times, tm)
+		v := c.values[k*c.stride+c.mid : k*c.stride+c.mid+c.path.Components()]
+		a := anim0[c.node]
+		if a == nil {
+			a = &trs{}
+			anim0[c.node] = a
+		}
+		switch c.path {
+		case mesh.PathTranslation:
+			a.t = v
+		case mesh.PathRotation:
+			a.r = v
+		case mesh.PathScale:
+			a.s = v
+		}
+	}
+	world := make([]mesh.Mat4, len(ref.doc.Nodes))
+	var walk func(n int, pw mesh.Mat4)
+	walk = func(n int, pw mesh.Mat4) {
+		nd := ref.doc.Nodes[n]
+		tr, q, s := nd.TranslationOrDefault(), nd.RotationOrDefault(), nd.ScaleOrDefault()
+		if a := anim0[n]; a != nil {
+			if a.t != nil {
+				tr = [3]float64(a.t)
+			}
+			if a.r != nil {
+				q = [4]float64(a.r)
+			}
+			if a.s != nil {
+				s = [3]float64(a.s)
+			}
+		}
+		world[n] = pw.Mul(mesh.Mat4(nd.MatrixOrDefault()).Mul(mesh.TRS(tr, q, s)))
+		for _, c := range nd.Children {
+			walk(c, world[n])
+		}
+	}
+	for i, p := range ref.parent {
+		if p < 0 {
+			walk(i, mesh.Identity())
+		}
+	}
+	ibm := ref.floats(t, int(*skin.InverseBindMatrices))
+	refSkin := make([]mesh.Mat4, len(skin.Joints))
+	for i, node := range skin.Joints {
+		var m mesh.Mat4
+		copy(m[:], ibm[16*i:16*i+16])
+		refSkin[i] = world[node].Mul(m)
+	}
+
+	// cooked: SKEL locals with the clip sampled at tm
+	locals := make([]mesh.Mat4, len(f.Joints))
+	tt := make([][3]float64, len(f.Joints))
+	rr := make([][4]float64, len(f.Joints))
+	ss := make([][3]float64, len(f.Joints))
+	for j, jt := range f.Joints {
+		tt[j], ss[j] = f64s3(jt.BindT), f64s3(jt.BindS)
+		rr[j] = [4]float64{float64(jt.BindR[0]), float64(jt.BindR[1]), float64(jt.BindR[2]), float64(jt.BindR[3])}
+	}
+	for _, h := range clips[0].Channels {
+		v := sampleChannel(h, float32(tm))
+		switch h.Path {
+		case mesh.PathTranslation:
+			tt[h.Joint] = [3]float64(v)
+		case mesh.PathRotation:
+			rr[h.Joint] = [4]float64(v)
+		case mesh.PathScale:
+			ss[h.Joint] = [3]float64(v)
+		}
+	}
+	exp := make([]mesh.Mat4, len(f.Joints))
+	for j, jt := range f.Joints {
+		locals[j] = mesh.TRS(tt[j], rr[j], ss[j])
+		if jt.Parent >= 0 {
+			locals[j] = locals[jt.Parent].Mul(locals[j])
+		}
+	}
+	for j := range exp {
+		exp[j] = locals[j].Mul(mat4Of(f.Joints[j].InverseBind))
+	}
+
+	want := map[[3]float32][][3]float64{}
+	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, n := range ref.doc.Nodes {
+		if n.Skin == nil || n.Mesh == nil {
+			continue
+		}
+		for _, prim := range ref.doc.Meshes[*n.Mesh].Primitives {
+			pos, err := modeler.ReadPosition(ref.doc, ref.doc.Accessors[prim.Attributes["POSITION"]], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			js, err := modeler.ReadJoints(ref.doc, ref.doc.Accessors[prim.Attributes["JOINTS_0"]], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws, err := modeler.ReadWeights(ref.doc, ref.doc.Accessors[prim.Attributes["WEIGHTS_0"]], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, more := prim.Attributes["JOINTS_1"]; more {
+				t.Skip("more than one influence set: the cook keeps the four largest")
+			}
+			for v, p := range pos {
+				var out [3]float64
+				var sum float64
+				for _, w := range ws[v] {
+					sum += float64(w)
+				}
+				for c, w := range ws[v] {
+					if w != 0 {
+						q := refSkin[js[v][c]].Point(mesh.Vec3(p))
+						for k := range out {
+							out[k] += float64(w) / sum * float64(q[k])
+						}
+					}
+				}
+				want[p] = append(want[p], out)
+				for k := range lo {
+					lo[k], hi[k] = min(lo[k], out[k]), max(hi[k], out[k])
+				}
+			}
+		}
+	}
+	size := math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2]))
+	worst := 0.0
+	for v, vx := range f.Vertices {
+		cands, ok := want[vx.Position]
+		if !ok {
+			t.Fatalf("cooked vertex %d at %v is no source position", v, vx.Position)
+		}
+		var got [3]float64
+		for c, w := range f.Skin[v].Weights {
+			if w != 0 {
+				q := exp[f.Skin[v].Joints[c]].Point(mesh.Vec3(vx.Position))
+				for k := range got {
+					got[k] += float64(w) * float64(q[k])
+				}
+			}
+		}
+		best := math.Inf(1)
+		for _, w := range cands {
+			best = min(best, math.Sqrt((got[0]-w[0])*(got[0]-w[0])+(got[1]-w[1])*(got[1]-w[1])+(got[2]-w[2])*(got[2]-w[2])))
+		}
+		worst = max(worst, best)
+	}
+	t.Logf("posed at %vs: model size %.4g, worst vertex error %.3g (%.2g of the size)", tm, size, worst, worst/size)
+	if !(worst <= 1e-4*size) {
+		t.Errorf("posed mesh differs by %g, more than 1e-4 of the model size %g", worst, size)
 	}
 }
