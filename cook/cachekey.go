@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -81,29 +82,77 @@ func (w *keyWriter) digest(b []byte) {
 	w.b = append(w.b, d[:]...)
 }
 
-// optionsKey encodes every Options field that can change a job's result,
-// floats by their bits. OutDir, Jobs, the callbacks, Cache and Check change
-// where and how results go, never their bytes. TestOptionsKeyCoversFields
-// pins the field list so a new option cannot be forgotten here.
+// optionsKey encodes every Options field that can change a job's result:
+// all of them, walked by reflection (field names, ints, floats by their
+// bits, strings, slices with their lengths), except those in unkeyed, which
+// change where and how results go, never their bytes. A field added to
+// Options (or to a struct inside it) is in the key without anyone having to
+// remember this function. Targets are keyed in their normalized order.
 func optionsKey(w *keyWriter, o Options) {
-	w.str("meshlet")
-	w.i(o.Meshlet.MaxVertices)
-	w.i(o.Meshlet.MaxTriangles)
-	w.f32(o.Meshlet.ConeWeight)
-	w.str("lod")
-	w.f32s(o.LOD.Ratios)
-	w.f32(o.LOD.Error)
-	w.f32(o.LOD.NormalWeight)
-	w.f32(o.LOD.UVWeight)
-	w.f32s(o.LOD.Distances)
-	w.str("targets")
-	w.strs(o.targets())
-	w.str("world")
-	w.u64(o.BlobCeiling)
-	w.i(len(o.Scenes))
-	for _, s := range o.Scenes {
-		w.str(s.Name)
-		w.strs(s.Sources)
+	o.Targets = o.targets()
+	v := reflect.ValueOf(o)
+	for i := 0; i < v.NumField(); i++ {
+		name := v.Type().Field(i).Name
+		if slices.Contains(unkeyed, name) {
+			continue
+		}
+		w.str(name)
+		keyValue(w, v.Field(i))
+	}
+}
+
+// unkeyed lists the Options fields that never change a job's bytes.
+var unkeyed = []string{"OutDir", "Jobs", "Progress", "Cache", "Check", "JobDone"}
+
+// keyValue appends one value canonically.
+func keyValue(w *keyWriter, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			w.u64(1)
+		} else {
+			w.u64(0)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		w.u64(uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		w.u64(v.Uint())
+	case reflect.Float32:
+		w.f32(float32(v.Float()))
+	case reflect.Float64:
+		w.u64(math.Float64bits(v.Float()))
+	case reflect.String:
+		w.str(v.String())
+	case reflect.Slice, reflect.Array:
+		w.i(v.Len())
+		for i := 0; i < v.Len(); i++ {
+			keyValue(w, v.Index(i))
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			w.str(v.Type().Field(i).Name)
+			keyValue(w, v.Field(i))
+		}
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			w.u64(0)
+			return
+		}
+		w.u64(1)
+		keyValue(w, v.Elem())
+	case reflect.Map:
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			return strings.Compare(fmt.Sprint(a.Interface()), fmt.Sprint(b.Interface()))
+		})
+		w.i(len(keys))
+		for _, k := range keys {
+			keyValue(w, k)
+			keyValue(w, v.MapIndex(k))
+		}
+	default:
+		// funcs and channels carry no data a result could depend on
+		w.str(v.Type().String())
 	}
 }
 
