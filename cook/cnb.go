@@ -62,14 +62,21 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, er
 			usedMaterials[s.Material] = true
 		}
 		skinned := scene.Skeleton != nil && len(scene.Skeleton.Joints) > 0 && s.Joints != nil && s.Weights != nil
-		pieces, err := splitSubmesh(job.Name, i, s, c.lods[i])
+		var pieces []meshPiece
+		var err error
+		switch {
+		case grid != nil && payload.NeedsSplit(len(s.Positions)):
+			pieces, err = splitGrid(job.Name, i, s, grid, c.lods[i])
+		case grid != nil:
+			pieces, err = splitSubmesh(job.Name, i, s, c.lods[i])
+			if err == nil {
+				err = pieces[0].toGridOrder(s, grid)
+			}
+		default:
+			pieces, err = splitSubmesh(job.Name, i, s, c.lods[i])
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("submesh %d (%s): %w", i, s.Name, err)
-		}
-		if grid != nil && len(pieces) == 1 {
-			if err := pieces[0].toGridOrder(s, grid); err != nil {
-				return nil, nil, fmt.Errorf("heightfield: %w", err)
-			}
 		}
 		for k, p := range pieces {
 			var r cnbResource
@@ -171,11 +178,8 @@ type meshPiece struct {
 
 // splitSubmesh turns a cooked submesh and its LOD levels into payload
 // pieces. Up to 65,535 vertices it is one piece named MeshResourceName;
-// above, payload.SplitChunks cuts LOD0 into chunks, and each reduced
-// level's triangles go to the chunk that already holds most of their
-// vertices and has room for the rest (lowest chunk on ties), which gains
-// the vertices it lacks. When no chunk has room for some triangle, the
-// submesh's chunks carry no reduced levels at all.
+// above, payload.SplitChunks cuts LOD0 into chunks and chunkLevels shares
+// out the reduced levels.
 func splitSubmesh(name string, prim int, s *mesh.Submesh, levels []simplify.Level) ([]meshPiece, error) {
 	n := len(s.Positions)
 	if !payload.NeedsSplit(n) {
@@ -203,21 +207,35 @@ func splitSubmesh(name string, prim int, s *mesh.Submesh, levels []simplify.Leve
 		return nil, err
 	}
 	pieces := make([]meshPiece, len(chunks))
-	local := make([]map[uint32]uint16, len(chunks))
 	for k, ch := range chunks {
 		pieces[k] = meshPiece{name: payload.ChunkName(name, prim, k), verts: ch.Vertices, lod0: ch.Indices}
-		local[k] = make(map[uint32]uint16, len(ch.Vertices))
-		for j, v := range ch.Vertices {
+	}
+	chunkLevels(pieces, levels)
+	return pieces, nil
+}
+
+// chunkLevels gives chunks of one submesh their reduced levels: each
+// triangle of a level goes to the chunk that already holds most of its
+// vertices and has room for the rest (lowest chunk on ties), which gains
+// the vertices it lacks after its own. When no chunk has room for some
+// triangle, no chunk gets any level (and none keeps a gained vertex). A
+// chunk's chain ends at its first empty level.
+func chunkLevels(pieces []meshPiece, levels []simplify.Level) {
+	local := make([]map[uint32]uint16, len(pieces))
+	lens := make([]int, len(pieces))
+	for k, p := range pieces {
+		lens[k] = len(p.verts)
+		local[k] = make(map[uint32]uint16, len(p.verts))
+		for j, v := range p.verts {
 			local[k][v] = uint16(j)
 		}
 	}
 	var lods [][][]uint16 // [level][chunk]
-levels:
 	for _, l := range levels {
 		if len(l.Indices) == 0 {
 			break
 		}
-		per := make([][]uint16, len(chunks))
+		per := make([][]uint16, len(pieces))
 		for t := 0; t+2 < len(l.Indices); t += 3 {
 			tri := l.Indices[t : t+3]
 			k, best := -1, -1
@@ -233,8 +251,10 @@ levels:
 				}
 			}
 			if k < 0 {
-				lods = nil
-				break levels
+				for c := range pieces {
+					pieces[c].verts = pieces[c].verts[:lens[c]]
+				}
+				return
 			}
 			for _, v := range tri {
 				j, ok := local[k][v]
@@ -256,7 +276,6 @@ levels:
 			pieces[k].lods = append(pieces[k].lods, per[k])
 		}
 	}
-	return pieces, nil
 }
 
 // staticResource encodes one piece as a static mesh payload (LODS when it

@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/meshcook/meshcook/formats/payload"
 	"github.com/meshcook/meshcook/mesh"
+	"github.com/meshcook/meshcook/simplify"
 )
 
 // HeightfieldExt is the suffix of a heightfield source: a small JSON file
@@ -230,13 +232,12 @@ func loadHeightfield(p string) (*mesh.Scene, error) {
 	return &mesh.Scene{Submeshes: []mesh.Submesh{s}}, nil
 }
 
-// toGridOrder puts a heightfield piece's vertices back in grid order
-// (cooking reorders them for the vertex cache), so payload vertex
-// r·cols + c is grid vertex (r, c), as the HFLD trailer requires.
-func (p *meshPiece) toGridOrder(s *mesh.Submesh, g *heightGrid) error {
+// gridVertices maps each grid index to the cooked submesh vertex at its
+// position: cooking reorders vertices but keeps every grid vertex once.
+func gridVertices(s *mesh.Submesh, g *heightGrid) ([]uint32, error) {
 	n := g.rows * g.cols
-	if len(p.verts) != n {
-		return fmt.Errorf("%d cooked vertices, want the grid's %d", len(p.verts), n)
+	if len(s.Positions) != n {
+		return nil, fmt.Errorf("heightfield: %d cooked vertices, want the grid's %d", len(s.Positions), n)
 	}
 	at := make(map[mesh.Vec3]int, n)
 	for r := 0; r < g.rows; r++ {
@@ -244,19 +245,79 @@ func (p *meshPiece) toGridOrder(s *mesh.Submesh, g *heightGrid) error {
 			at[g.position(r, c)] = r*g.cols + c
 		}
 	}
-	newIndex := make([]uint16, len(p.verts)) // payload vertex → grid index
-	verts := make([]uint32, n)
+	out := make([]uint32, n)
 	filled := make([]bool, n)
-	for j, v := range p.verts {
-		gi, ok := at[s.Positions[v]]
+	for v, p := range s.Positions {
+		gi, ok := at[p]
 		if !ok || filled[gi] {
-			return fmt.Errorf("cooked vertex %d at %v is not a distinct grid vertex", v, s.Positions[v])
+			return nil, fmt.Errorf("heightfield: cooked vertex %d at %v is not a distinct grid vertex", v, p)
 		}
 		filled[gi] = true
-		verts[gi] = v
-		newIndex[j] = uint16(gi)
+		out[gi] = uint32(v)
 	}
-	p.verts = verts
+	return out, nil
+}
+
+// splitGrid chunks a heightfield above 65,535 vertices in bands of whole
+// rows, neighbouring bands sharing their boundary row, so each chunk's
+// vertices are its rows in grid order (row-major, as in HFLD) and chunk k
+// starts at row k·(band−1), band = ⌊65,536 / cols⌋ rows. Each LOD0
+// triangle (a half cell) goes to the band holding both of its rows;
+// chunkLevels shares out the reduced levels (vertices a chunk gains for
+// them follow its grid vertices).
+func splitGrid(name string, prim int, s *mesh.Submesh, g *heightGrid, levels []simplify.Level) ([]meshPiece, error) {
+	toV, err := gridVertices(s, g)
+	if err != nil {
+		return nil, err
+	}
+	band := payload.MaxChunkVertices / g.cols // ≥ 15 rows: cols ≤ 4097
+	step := band - 1
+	count := (g.rows - 2 + step) / step // bands covering rows 0..rows-1
+	pieces := make([]meshPiece, count)
+	for k := range pieces {
+		r0 := k * step
+		r1 := min(r0+band-1, g.rows-1)
+		p := meshPiece{name: payload.ChunkName(name, prim, k)}
+		for gi := r0 * g.cols; gi < (r1+1)*g.cols; gi++ {
+			p.verts = append(p.verts, toV[gi])
+		}
+		pieces[k] = p
+	}
+	gridOf := make([]int, len(s.Positions)) // cooked vertex → grid index
+	for gi, v := range toV {
+		gridOf[v] = gi
+	}
+	for t := 0; t+2 < len(s.Indices); t += 3 {
+		tri := s.Indices[t : t+3]
+		r := [3]int{gridOf[tri[0]] / g.cols, gridOf[tri[1]] / g.cols, gridOf[tri[2]] / g.cols}
+		lo, hi := min(r[0], r[1], r[2]), max(r[0], r[1], r[2])
+		k := min(lo/step, count-1)
+		r0 := k * step
+		if hi > r0+band-1 {
+			return nil, fmt.Errorf("heightfield: triangle %d spans rows %d..%d, more than one band", t/3, lo, hi)
+		}
+		for _, v := range tri {
+			pieces[k].lod0 = append(pieces[k].lod0, uint16(gridOf[v]-r0*g.cols))
+		}
+	}
+	chunkLevels(pieces, levels)
+	return pieces, nil
+}
+
+// toGridOrder puts a heightfield piece's vertices back in grid order
+// (cooking reorders them for the vertex cache), so payload vertex
+// r·cols + c is grid vertex (r, c), as the HFLD trailer requires. The
+// piece must be the whole submesh (verts the identity).
+func (p *meshPiece) toGridOrder(s *mesh.Submesh, g *heightGrid) error {
+	toV, err := gridVertices(s, g)
+	if err != nil {
+		return err
+	}
+	newIndex := make([]uint16, len(toV)) // cooked vertex → grid index
+	for gi, v := range toV {
+		newIndex[v] = uint16(gi)
+	}
+	p.verts = toV
 	remap := func(idx []uint16) {
 		for i, j := range idx {
 			idx[i] = newIndex[j]

@@ -2,6 +2,7 @@ package cook
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -232,5 +233,66 @@ func TestHeightfieldBadSources(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("case %d %s: error %v, want one naming the file and %q", i, c.json, err, c.want)
 		}
+	}
+}
+
+// A heightfield above 65,535 vertices is chunked in bands of whole rows
+// (neighbours sharing their boundary row), each chunk's vertices its rows
+// in grid order; chunk 0 carries the whole HFLD grid, the reduced levels
+// are shared out, and the world counts one fixed body.
+func TestHeightfieldChunkedInRowBands(t *testing.T) {
+	dir := t.TempDir()
+	const n = 260 // 67,600 vertices; bands of 65,536/260 = 252 rows
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"size": [259, 259], "elevation": [0, 10], "rows": %d, "cols": %d, "samples": [`, n, n)
+	for i := 0; i < n*n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "%g", float64((i/n*7+i%n*3)%11)/10)
+	}
+	b.WriteString("]}")
+	writeFile(t, filepath.Join(dir, "big.heightfield.json"), []byte(b.String()))
+
+	out, meta, sections := cookWorldDir(t, dir, nil)
+	if len(meta.Resources) != 2 || meta.PhysicsBudget == nil || meta.PhysicsBudget.Fixed != 1 {
+		t.Fatalf("resources %d, physics %+v; want 2 chunks and one fixed body", len(meta.Resources), meta.PhysicsBudget)
+	}
+	lb, _ := os.ReadFile(filepath.Join(out, WorldLockName))
+	lock, _ := ParseWorldLock(lb)
+	for k, r := range lock.Resources {
+		if r.Name != payload.ChunkName("big.heightfield", 0, k) {
+			t.Errorf("resource %d named %q", k, r.Name)
+		}
+	}
+	tris := 0
+	for k, rows := range [][2]int{{0, 251}, {251, 259}} {
+		m, err := payload.Parse(resourcePayload(meta, sections, cnb.Mesh, uint32(k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tris += len(m.Indices) / 3
+		if (k == 0) != (m.Heightfield != nil) {
+			t.Errorf("chunk %d: heightfield %v, want it on chunk 0 only", k, m.Heightfield != nil)
+		}
+		if m.Heightfield != nil && (m.Heightfield.Rows != n || m.Heightfield.Cols != n) {
+			t.Errorf("HFLD %d×%d, want the whole %d×%d grid", m.Heightfield.Rows, m.Heightfield.Cols, n, n)
+		}
+		if len(m.LODs) == 0 {
+			t.Errorf("chunk %d has no reduced levels", k)
+		}
+		band := (rows[1] - rows[0] + 1) * n
+		if len(m.Vertices) < band {
+			t.Fatalf("chunk %d: %d vertices, want at least its %d grid vertices", k, len(m.Vertices), band)
+		}
+		for j := 0; j < band; j++ {
+			r, c := rows[0]+j/n, j%n
+			if p := m.Vertices[j].Position; p[0] != float32(c) || p[2] != float32(r) {
+				t.Fatalf("chunk %d vertex %d at %v, want grid vertex (%d, %d)", k, j, p, r, c)
+			}
+		}
+	}
+	if tris != 2*(n-1)*(n-1) {
+		t.Errorf("%d LOD0 triangles over the chunks, want %d", tris, 2*(n-1)*(n-1))
 	}
 }
