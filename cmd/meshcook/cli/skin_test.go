@@ -429,87 +429,13 @@ func checkBindPose(t *testing.T, src, cooked string) {
 		copy(m[:], ibm[16*i:16*i+16])
 		refSkin[i] = ref.world[node].Mul(m)
 	}
-	// source vertices by rest position, with their bind-pose positions
-	want := map[[3]float32][][3]float64{}
-	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	for _, n := range ref.doc.Nodes {
-		if n.Skin == nil || n.Mesh == nil {
-			continue
-		}
-		for _, prim := range ref.doc.Meshes[*n.Mesh].Primitives {
-			pos, err := modeler.ReadPosition(ref.doc, ref.doc.Accessors[prim.Attributes["POSITION"]], nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var joints [][][4]uint16
-			var weights [][][4]float32
-			for k := 0; ; k++ {
-				ja, ok := prim.Attributes[fmt.Sprintf("JOINTS_%d", k)]
-				if !ok {
-					break
-				}
-				j, err := modeler.ReadJoints(ref.doc, ref.doc.Accessors[ja], nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w, err := modeler.ReadWeights(ref.doc, ref.doc.Accessors[prim.Attributes[fmt.Sprintf("WEIGHTS_%d", k)]], nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				joints, weights = append(joints, j), append(weights, w)
-			}
-			for v, p := range pos {
-				var out [3]float64
-				var sum float64
-				for set := range weights {
-					for c := range 4 {
-						sum += float64(weights[set][v][c])
-					}
-				}
-				for set := range weights {
-					for c, w := range weights[set][v] {
-						if w != 0 {
-							q := refSkin[joints[set][v][c]].Point(mesh.Vec3(p))
-							for k := range out {
-								out[k] += float64(w) / sum * float64(q[k])
-							}
-						}
-					}
-				}
-				want[p] = append(want[p], out)
-				for k := range lo {
-					lo[k], hi[k] = min(lo[k], out[k]), max(hi[k], out[k])
-				}
-			}
-		}
-	}
-	size := math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2]))
+	want, size := sourceSkinned(t, ref, refSkin, true)
 	worlds := skelWorlds(f.Joints, -1, nil)
 	exp := make([]mesh.Mat4, len(worlds))
 	for j := range worlds {
 		exp[j] = worlds[j].Mul(mat4Of(f.Joints[j].InverseBind))
 	}
-	worst := 0.0
-	for v, vx := range f.Vertices {
-		cands, ok := want[vx.Position]
-		if !ok {
-			t.Fatalf("cooked vertex %d at %v is no source position", v, vx.Position)
-		}
-		var got [3]float64
-		for c, w := range f.Skin[v].Weights {
-			if w != 0 {
-				q := exp[f.Skin[v].Joints[c]].Point(mesh.Vec3(vx.Position))
-				for k := range got {
-					got[k] += float64(w) * float64(q[k])
-				}
-			}
-		}
-		best := math.Inf(1)
-		for _, w := range cands {
-			best = min(best, math.Sqrt((got[0]-w[0])*(got[0]-w[0])+(got[1]-w[1])*(got[1]-w[1])+(got[2]-w[2])*(got[2]-w[2])))
-		}
-		worst = max(worst, best)
-	}
+	worst := worstSkinned(t, f, exp, want)
 	t.Logf("%d cooked vertices, model size %.4g, worst bind-pose error %.3g (%.2g of the size)", len(f.Vertices), size, worst, worst/size)
 	if !(worst <= 1e-4*size) {
 		t.Errorf("bind pose differs by %g, more than 1e-4 of the model size %g", worst, size)
@@ -958,6 +884,23 @@ func checkPosed(t *testing.T, src, meshPath, clipPath string) {
 		exp[j] = locals[j].Mul(mat4Of(f.Joints[j].InverseBind))
 	}
 
+	want, size := sourceSkinned(t, ref, refSkin, false)
+	worst := worstSkinned(t, f, exp, want)
+	t.Logf("posed at %vs: model size %.4g, worst vertex error %.3g (%.2g of the size)", tm, size, worst, worst/size)
+	if !(worst <= 1e-4*size) {
+		t.Errorf("posed mesh differs by %g, more than 1e-4 of the model size %g", worst, size)
+	}
+}
+
+// sourceSkinned skins every vertex of the source's skinned primitives with
+// the skin matrices refSkin (glTF skin joint order) and returns the results
+// keyed by rest position (one entry per source vertex there) and the
+// skinned model's bounding-box diagonal. allSets uses every
+// JOINTS_n/WEIGHTS_n set, renormalized; otherwise a source with more than
+// one set skips the test (the cook keeps only the four largest influences,
+// which only agree with all sets in bind pose).
+func sourceSkinned(t *testing.T, ref *gltfRef, refSkin []mesh.Mat4, allSets bool) (map[[3]float32][][3]float64, float64) {
+	t.Helper()
 	want := map[[3]float32][][3]float64{}
 	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	for _, n := range ref.doc.Nodes {
@@ -969,28 +912,41 @@ func checkPosed(t *testing.T, src, meshPath, clipPath string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			js, err := modeler.ReadJoints(ref.doc, ref.doc.Accessors[prim.Attributes["JOINTS_0"]], nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ws, err := modeler.ReadWeights(ref.doc, ref.doc.Accessors[prim.Attributes["WEIGHTS_0"]], nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, more := prim.Attributes["JOINTS_1"]; more {
-				t.Skip("more than one influence set: the cook keeps the four largest")
+			var joints [][][4]uint16
+			var weights [][][4]float32
+			for k := 0; ; k++ {
+				ja, ok := prim.Attributes[fmt.Sprintf("JOINTS_%d", k)]
+				if !ok {
+					break
+				}
+				if k > 0 && !allSets {
+					t.Skip("more than one influence set: the cook keeps the four largest")
+				}
+				j, err := modeler.ReadJoints(ref.doc, ref.doc.Accessors[ja], nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, err := modeler.ReadWeights(ref.doc, ref.doc.Accessors[prim.Attributes[fmt.Sprintf("WEIGHTS_%d", k)]], nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				joints, weights = append(joints, j), append(weights, w)
 			}
 			for v, p := range pos {
 				var out [3]float64
 				var sum float64
-				for _, w := range ws[v] {
-					sum += float64(w)
+				for set := range weights {
+					for c := range 4 {
+						sum += float64(weights[set][v][c])
+					}
 				}
-				for c, w := range ws[v] {
-					if w != 0 {
-						q := refSkin[js[v][c]].Point(mesh.Vec3(p))
-						for k := range out {
-							out[k] += float64(w) / sum * float64(q[k])
+				for set := range weights {
+					for c, w := range weights[set][v] {
+						if w != 0 {
+							q := refSkin[joints[set][v][c]].Point(mesh.Vec3(p))
+							for k := range out {
+								out[k] += float64(w) / sum * float64(q[k])
+							}
 						}
 					}
 				}
@@ -1001,7 +957,14 @@ func checkPosed(t *testing.T, src, meshPath, clipPath string) {
 			}
 		}
 	}
-	size := math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2]))
+	return want, math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2]))
+}
+
+// worstSkinned skins every cooked vertex with its SKIN influences and the
+// skin matrices exp (SKEL order) and returns the largest distance to the
+// nearest source result at the same rest position.
+func worstSkinned(t *testing.T, f *hmesh.File, exp []mesh.Mat4, want map[[3]float32][][3]float64) float64 {
+	t.Helper()
 	worst := 0.0
 	for v, vx := range f.Vertices {
 		cands, ok := want[vx.Position]
@@ -1023,8 +986,5 @@ func checkPosed(t *testing.T, src, meshPath, clipPath string) {
 		}
 		worst = max(worst, best)
 	}
-	t.Logf("posed at %vs: model size %.4g, worst vertex error %.3g (%.2g of the size)", tm, size, worst, worst/size)
-	if !(worst <= 1e-4*size) {
-		t.Errorf("posed mesh differs by %g, more than 1e-4 of the model size %g", worst, size)
-	}
+	return worst
 }
