@@ -101,6 +101,25 @@ func TestCookWorldGolden(t *testing.T) {
 	if b.String() != string(want) {
 		t.Errorf("cooked world differs from %s (a deliberate change? rerun with -update):\ngot:\n%swant:\n%s", golden, b.String(), want)
 	}
+
+	// Blob 0's metadata as text, so a change shows what moved.
+	code, dump, stderr := run(t, "inspect", "--dump", filepath.Join(out, "data", "0"))
+	if code != ExitOK {
+		t.Fatalf("inspect --dump: %s", stderr)
+	}
+	goldenMeta := filepath.Join(repoRoot(t), "testdata", "world", "golden.meta.txt")
+	if *updateDocs {
+		if err := os.WriteFile(goldenMeta, []byte(dump), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantMeta, err := os.ReadFile(goldenMeta)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if dump != string(wantMeta) {
+		t.Errorf("blob 0 metadata differs from %s:\ngot:\n%s\nwant:\n%s", goldenMeta, dump, wantMeta)
+	}
 }
 
 // The same project gives byte-identical worlds with one worker or four.
