@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/meshcook/meshcook/cook"
+	"github.com/meshcook/meshcook/formats/cnb"
+	"github.com/meshcook/meshcook/formats/payload"
 )
 
 func worldProject(t testing.TB) string {
@@ -292,5 +294,46 @@ func TestValidateInspectWorld(t *testing.T) {
 		if code, stdout, _ := run(t, "validate", f); code != ExitBadInput || !strings.Contains(stdout, "FAIL") {
 			t.Errorf("validate %s after corrupting data/1: exit %d\n%s", f, code, stdout)
 		}
+	}
+}
+
+// validate and inspect recognise cache segments (CNC magic) and skinned
+// payloads (SKMV magic) and refuse a truncated world blob with its offset.
+func TestValidateInspectCacheAndSkinned(t *testing.T) {
+	dir := t.TempDir()
+	seg, err := cnb.EncodeCache(&cnb.CacheMeta{Toolchain: "test", Entries: []cnb.CacheEntry{{Kind: cnb.CachePayload, Key: "k", Offset: 0, Len: 3}}}, []byte("abc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	segPath := filepath.Join(dir, "segment.cnc")
+	os.WriteFile(segPath, seg, 0o644)
+	sk, err := payload.EncodeSkinned(&payload.Skinned{
+		Vertices: []payload.SkinnedVertex{{Weights: [4]float32{1}}, {Weights: [4]float32{1}}, {Weights: [4]float32{1}}},
+		Indices:  []uint16{0, 1, 2},
+		Joints:   []payload.Joint{{Name: "root", Parent: -1, Scale: [3]float32{1, 1, 1}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skPath := filepath.Join(dir, "rig.bin") // recognised by magic, not extension
+	os.WriteFile(skPath, sk, 0o644)
+	code, stdout, _ := run(t, "validate", "--json", segPath, skPath)
+	if code != ExitOK || !strings.Contains(stdout, `"kind": "cnb_cache"`) || !strings.Contains(stdout, `"kind": "skmv"`) {
+		t.Errorf("validate exit %d:\n%s", code, stdout)
+	}
+	if code, stdout, _ := run(t, "inspect", segPath); code != ExitOK || !strings.Contains(stdout, `toolchain "test", 1 entries`) {
+		t.Errorf("inspect cache exit %d:\n%s", code, stdout)
+	}
+	if code, stdout, _ := run(t, "inspect", skPath); code != ExitOK || !strings.Contains(stdout, "1 joints") {
+		t.Errorf("inspect skinned exit %d:\n%s", code, stdout)
+	}
+
+	out := cookWorld(t)
+	b0, _ := os.ReadFile(filepath.Join(out, "data", "0"))
+	cut := filepath.Join(dir, "0")
+	os.WriteFile(cut, b0[:40], 0o644)
+	code, stdout, _ = run(t, "validate", cut)
+	if code != ExitBadInput || !strings.Contains(stdout, "cnb: offset 0x") {
+		t.Errorf("truncated blob: exit %d:\n%s", code, stdout)
 	}
 }
