@@ -139,8 +139,9 @@ func (pr *Project) Apply(opts *Options) error {
 	return nil
 }
 
-// Plan walks the project folder and returns a job for every source file
-// matching one of the source globs, named by its path below the folder,
+// Plan walks the project folder (skipping folders whose name starts with
+// a dot) and returns a job for every source file matching one of the
+// source globs, named by its path below the folder,
 // sorted by name. A glob that matches no source is an error (a typo
 // would otherwise drop assets from the world), and so is a scene glob
 // that matches no planned source.
@@ -152,7 +153,13 @@ func (pr *Project) Plan() ([]Job, error) {
 		if err != nil {
 			return &InputError{Path: p, Err: unwrapPathError(err)}
 		}
-		if d.IsDir() || !IsSource(p) {
+		if d.IsDir() {
+			if p != pr.Dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir // .git, .meshcook-cache, editor folders
+			}
+			return nil
+		}
+		if !IsSource(p) {
 			return nil
 		}
 		rel, err := filepath.Rel(pr.Dir, p)

@@ -119,3 +119,20 @@ func TestProjectPlanUnmatchedGlobs(t *testing.T) {
 		}
 	}
 }
+
+// Folders whose name starts with a dot are not searched.
+func TestProjectPlanSkipsDotFolders(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.glb"), []byte("{}"))
+	writeFile(t, filepath.Join(dir, ".cache", "b.glb"), []byte("{}"))
+	p := filepath.Join(dir, ProjectFileName)
+	writeFile(t, p, []byte(`{"sources": ["**/*.glb"]}`))
+	pr, err := LoadProject(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := pr.Plan()
+	if err != nil || len(jobs) != 1 || jobs[0].Name != "a" {
+		t.Errorf("jobs %+v, err %v; want only a", jobs, err)
+	}
+}
