@@ -15,14 +15,14 @@ import (
 
 // This file adapts one cooked scene to the resources of a .cnb world
 // (TargetCNB). The world itself (handles, blobs, lock file) is assembled
-// once every job has finished, in world.go's writeWorld.
+// once every job has finished, in cnbworld.go's writeWorld.
 
 // cnbResource is one resource a job contributes to the world, before
 // handles and locators are assigned.
 type cnbResource struct {
-	name    string // stable name, unique in the world (docs/project.md)
+	name    string // stable name, unique within its kind (docs/project.md)
 	kind    cnb.ResourceKind
-	payload []byte // payload resources (Mesh, SkinnedMesh)
+	payload []byte // payload resources (Mesh, SkinnedMesh, Texture)
 	data    []byte // data resources (Material)
 	// bounds is set for static mesh payloads (one MeshBoundsRecord each);
 	// its Handle is filled in when handles are assigned.
@@ -39,8 +39,9 @@ type cnbResource struct {
 func MeshResourceName(name string, i int) string { return name + "/" + strconv.Itoa(i) }
 
 // cnbResources builds the Mesh, SkinnedMesh, Material and Texture
-// resources of one job, with warnings for images it could not convert. Every payload is encoded (which validates it) here, in parallel
-// with the other jobs; the world pass only places bytes.
+// resources of one job, with warnings for images it could not convert.
+// Every payload is encoded (which validates it) here, in parallel with the
+// other jobs; the world pass only places bytes.
 func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, error) {
 	scene := c.scene
 	var grid *heightGrid
