@@ -42,6 +42,12 @@ const expandCap = 256
 // every step scan tens of thousands.
 const maxCandidates = 1024
 
+// kdAfterScans bounds the linear scans of the spatial fallback: once they
+// have visited this many points per triangle of the mesh, a k-d tree
+// answers the remaining queries. 4 keeps manifold meshes (a few queries
+// per part) tree-free and triangle soups (a query per triangle) O(n log n).
+const kdAfterScans = 4
+
 // Topological priorities of a candidate triangle, lower is better. They
 // always beat the geometric score. A triangle two of whose corners have
 // just one other unused triangle left ranks one step better than its new
@@ -58,13 +64,14 @@ type triGeom struct {
 	c, n [3]float32
 }
 
-// builder holds the state of one Build call.
+// builder holds the state of one greedy build (the whole mesh, or one part
+// of a large mesh; see split.go). Vertex ids are dense, 0..nv-1.
 type builder struct {
 	idx  []uint32
 	opts Options
 	geom []triGeom
 
-	adjOff []uint32 // vertex v's triangles are adjTri[adjOff[v]:adjOff[v+1]]
+	adjOff []uint32 // vertex v's triangles are adjTri[adjOff[v]:adjOff[v]+adjLen[v]]
 	adjTri []uint32
 	adjLen []uint32 // entries of v's list not yet removed (a prefix)
 	live   []uint32 // unused triangles referencing each vertex (per corner)
@@ -72,11 +79,28 @@ type builder struct {
 	emitted   []bool
 	remaining int
 	nextFirst int // no triangle before it is unused
-	kd        *kdTree
+
+	// The spatial fallback's k-d tree over the centroids of the triangles
+	// still unused when it is first needed (built lazily: manifold meshes
+	// rarely need it). kdTri maps tree points to triangles, kdPoint back
+	// (-1: not in the tree).
+	kd      *kdTree
+	kdTri   []uint32
+	kdPoint []int32
+	// Before the tree: the unused triangles (lazily compacted) that
+	// nearestUnused scans, and how many points the scans have visited.
+	pool      []uint32
+	poolReady bool
+	scanned   int
 
 	expectedRadius float64
-	corner         [3]float32 // minimum corner of the triangle centroids
-	seeds          []uint32   // pool of seed triangles for new meshlets
+	// Flex mode: a meshlet of at least minTris triangles closes early when
+	// the next triangle's centroid is farther than splitDist from its
+	// centroid (splitDist 0: never).
+	minTris   int
+	splitDist float64
+	corner    [3]float32 // minimum corner of the triangle centroids
+	seeds     []uint32   // pool of seed triangles for new meshlets
 
 	// Current meshlet.
 	local     []int16 // per vertex: local index in the current meshlet, -1 if absent
@@ -84,6 +108,7 @@ type builder struct {
 	ltris     []uint8
 	cands     []uint32 // unused triangles touching the meshlet (lazy: may hold used ones)
 	candStamp []uint32 // per triangle: serial of the meshlet whose cands hold it
+	ready     []uint32 // triangles whose corners are all in the meshlet (lazy)
 	// Completion tracking: inside[t] counts t's corners in the meshlet (valid
 	// when insideStamp[t] == serial); completes[w] counts unused triangles
 	// that adding vertex w would complete (valid when completesStamp[w] ==
@@ -100,73 +125,130 @@ type builder struct {
 	out Result
 }
 
-func build(indices []uint32, positions [][3]float32, opts Options) Result {
-	n := len(indices) / 3
-	b := &builder{
-		idx:       indices,
-		opts:      opts,
-		geom:      make([]triGeom, n),
-		live:      make([]uint32, len(positions)),
-		emitted:   make([]bool, n),
-		remaining: n,
-		local:     make([]int16, len(positions)),
-		candStamp: make([]uint32, n),
+// meshletRadius is the radius a full meshlet of the given triangle count
+// is expected to have on a mesh of n triangles with the given total double
+// area; distance in the score is measured in units of it.
+func meshletRadius(area2 float64, n, tris int) float64 {
+	r := math.Sqrt(area2/2/float64(n)*float64(tris)) * expectedRadiusScale
+	if !(r > 0) || math.IsInf(r, 0) {
+		return 1
+	}
+	return r
+}
 
-		inside:         make([]uint8, n),
-		insideStamp:    make([]uint32, n),
-		completes:      make([]uint32, len(positions)),
-		completesStamp: make([]uint32, len(positions)),
-		serial:         1,
+// scoreTriangles is the triangle count the expected radius is based on:
+// MaxTriangles, or MinTriangles in flex mode (as meshoptimizer's
+// buildMeshletsFlex).
+func (o Options) scoreTriangles() int {
+	if o.MinTriangles > 0 {
+		return o.MinTriangles
 	}
-	// Triangle centroids, normals and the mesh area.
-	var area float64
-	centroids := make([][3]float32, n)
-	for t := 0; t < n; t++ {
-		p0, p1, p2 := positions[indices[3*t]], positions[indices[3*t+1]], positions[indices[3*t+2]]
-		var c [3]float32
-		for k := 0; k < 3; k++ {
-			c[k] = float32((float64(p0[k]) + float64(p1[k]) + float64(p2[k])) / 3)
-		}
-		nrm, l := triNormal(p0, p1, p2)
-		area += l
-		var un [3]float32
-		if l > 0 {
-			un = [3]float32{float32(nrm[0] / l), float32(nrm[1] / l), float32(nrm[2] / l)}
-		}
-		b.geom[t] = triGeom{c: c, n: un}
-		centroids[t] = c
+	return o.MaxTriangles
+}
+
+// build clusterizes indices (3 per triangle, each < len(positions)).
+// radius > 0 is the expected meshlet radius to use; otherwise it comes from
+// this mesh's average triangle area.
+func build(indices []uint32, positions [][3]float32, opts Options, radius float64) Result {
+	var b builder
+	b.reset(indices, positions, opts, radius)
+	b.out = Result{
+		Meshlets:  make([]Meshlet, 0, len(indices)/3/max(opts.MaxTriangles/2, 1)+1),
+		Vertices:  make([]uint32, 0, len(indices)/4+3),
+		Triangles: make([]uint8, 0, len(indices)),
 	}
-	// A full meshlet covers about MaxTriangles average triangles.
-	b.expectedRadius = math.Sqrt(area/2/float64(n)*float64(opts.MaxTriangles)) * expectedRadiusScale
-	if !(b.expectedRadius > 0) || math.IsInf(b.expectedRadius, 0) {
-		b.expectedRadius = 1
-	}
-	// Vertex → triangle adjacency (CSR), one entry per corner.
-	b.adjOff = make([]uint32, len(positions)+1)
-	for _, v := range indices {
-		b.adjOff[v+1]++
-		b.live[v]++
-	}
-	for v := range positions {
-		b.adjOff[v+1] += b.adjOff[v]
-	}
-	b.adjTri = make([]uint32, len(indices))
-	b.adjLen = make([]uint32, len(positions))
-	for v := range positions {
-		b.adjLen[v] = b.adjOff[v+1] - b.adjOff[v]
-	}
-	fill := make([]uint32, len(positions))
-	copy(fill, b.adjOff[:len(positions)])
-	for i, v := range indices {
-		b.adjTri[fill[v]] = uint32(i / 3)
-		fill[v]++
-	}
+	b.run()
+	return b.out
+}
+
+// reset prepares b for a build over indices and positions, reusing its
+// buffers from an earlier build (stamps stay valid: serial only grows).
+func (b *builder) reset(indices []uint32, positions [][3]float32, opts Options, radius float64) {
+	n := len(indices) / 3
+	nv := len(positions)
+	b.idx, b.opts = indices, opts
+	b.geom = resize(b.geom, n)
+	b.live = resize(b.live, nv)
+	b.emitted = resize(b.emitted, n)
+	clear(b.emitted)
+	b.remaining, b.nextFirst = n, 0
+	b.kd, b.poolReady, b.scanned = nil, false, 0
+	b.seeds = b.seeds[:0]
+	b.local = resize(b.local, nv)
 	for i := range b.local {
 		b.local[i] = -1
 	}
-	b.kd = newKDTree(centroids)
-	b.run()
-	return b.out
+	b.candStamp = growStamps(b.candStamp, n)
+	b.inside = resize(b.inside, n)
+	b.insideStamp = growStamps(b.insideStamp, n)
+	b.completes = resize(b.completes, nv)
+	b.completesStamp = growStamps(b.completesStamp, nv)
+	b.serial++
+	b.verts, b.ltris, b.cands, b.ready = b.verts[:0], b.ltris[:0], b.cands[:0], b.ready[:0]
+	b.sumC, b.sumN = [3]float64{}, [3]float64{}
+
+	// Triangle centroids, normals and the mesh area.
+	var area float64
+	for t := 0; t < n; t++ {
+		p0, p1, p2 := positions[indices[3*t]], positions[indices[3*t+1]], positions[indices[3*t+2]]
+		nrm, l := triNormal(p0, p1, p2)
+		area += l
+		g := &b.geom[t]
+		g.c = centroid(p0, p1, p2)
+		g.n = [3]float32{}
+		if l > 0 {
+			g.n = [3]float32{float32(nrm[0] / l), float32(nrm[1] / l), float32(nrm[2] / l)}
+		}
+	}
+	b.expectedRadius = radius
+	if !(radius > 0) {
+		b.expectedRadius = meshletRadius(area, n, opts.scoreTriangles())
+	}
+	b.minTris, b.splitDist = 0, 0
+	if opts.SplitFactor > 0 {
+		b.minTris = max(opts.MinTriangles, 1)
+		b.splitDist = float64(opts.SplitFactor) * b.expectedRadius
+	}
+	// Vertex → triangle adjacency (CSR), one entry per corner.
+	b.adjOff = resize(b.adjOff, nv+1)
+	clear(b.adjOff)
+	for _, v := range indices {
+		b.adjOff[v+1]++
+	}
+	for v := 0; v < nv; v++ {
+		b.live[v] = b.adjOff[v+1]
+		b.adjOff[v+1] += b.adjOff[v]
+	}
+	b.adjTri = resize(b.adjTri, len(indices))
+	b.adjLen = resize(b.adjLen, nv)
+	clear(b.adjLen)
+	for i, v := range indices {
+		b.adjTri[b.adjOff[v]+b.adjLen[v]] = uint32(i / 3)
+		b.adjLen[v]++
+	}
+}
+
+// growStamps returns s with length n; entries it adds are zero, older ones
+// are kept (they hold serials of finished builds, all below the next one).
+func growStamps(s []uint32, n int) []uint32 {
+	if cap(s) >= n {
+		old := len(s)
+		s = s[:n]
+		if n > old {
+			clear(s[old:])
+		}
+		return s
+	}
+	return append(s, make([]uint32, n-len(s))...)
+}
+
+// centroid is the mean of three points, in float64, rounded to float32.
+func centroid(p0, p1, p2 [3]float32) [3]float32 {
+	var c [3]float32
+	for k := 0; k < 3; k++ {
+		c[k] = float32((float64(p0[k]) + float64(p1[k]) + float64(p2[k])) / 3)
+	}
+	return c
 }
 
 // triNormal is the cross product (p1-p0)×(p2-p0) in float64 and its length
@@ -186,30 +268,30 @@ func triNormal(p0, p1, p2 [3]float32) ([3]float64, float64) {
 }
 
 // run is the main loop: grow the current meshlet from its best adjacent
-// candidate that fits; when candidates exist but none fits, close the
-// meshlet and start the next one from the best seed; when the meshlet has
-// no adjacent candidate at all, take the nearest unused triangle (k-d tree),
-// closing the meshlet first if even that does not fit.
+// candidate that fits; when candidates exist but none fits (or, in flex
+// mode, the best is too far), close the meshlet and start the next one
+// from the best seed; when the meshlet has no adjacent candidate at all,
+// take the nearest unused triangle (k-d tree), closing the meshlet first if
+// even that does not fit.
 func (b *builder) run() {
-	b.add(uint32(b.initialSeed()))
+	b.add(b.initialSeed())
 	for b.remaining > 0 {
 		fit, best := b.pick()
-		if fit >= 0 {
+		if fit >= 0 && !b.splits(uint32(fit)) {
 			b.add(uint32(fit))
 			continue
 		}
 		fallback := best
-		if best < 0 {
+		if fit >= 0 {
+			fallback = fit
+		} else if best < 0 {
 			// Spatial fallback: nothing adjacent is left.
-			t := b.kd.nearest(b.center())
-			if t < 0 {
-				t = b.firstUnused()
-			}
-			if b.fits(uint32(t)) {
-				b.add(uint32(t))
+			t := b.nearestUnused(b.center())
+			if b.fits(t) && !b.splits(t) {
+				b.add(t)
 				continue
 			}
-			fallback = t
+			fallback = int32(t)
 		}
 		b.collectSeeds()
 		b.flush()
@@ -222,18 +304,91 @@ func (b *builder) run() {
 	b.flush()
 }
 
+// splits reports whether flex mode closes the meshlet instead of adding t:
+// the meshlet holds at least minTris triangles and t, which adds a vertex,
+// lies farther than splitDist from the meshlet centroid.
+func (b *builder) splits(t uint32) bool {
+	if b.splitDist == 0 || len(b.ltris)/3 < b.minTris || b.newVertices(t) == 0 {
+		return false
+	}
+	c := b.center()
+	return dist2([3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, b.geom[t].c) > float64(b.splitDist*b.splitDist)
+}
+
 // initialSeed is the triangle whose centroid is nearest the minimum corner
-// of the centroids' box: starting in a corner lets meshlets sweep the
-// surface instead of growing out from the middle and leaving slivers.
-func (b *builder) initialSeed() int32 {
+// of the centroids' box (first in input order on ties): starting in a
+// corner lets meshlets sweep the surface instead of growing out from the
+// middle and leaving slivers.
+func (b *builder) initialSeed() uint32 {
 	b.corner = b.geom[0].c
 	for i := range b.geom {
 		for k := 0; k < 3; k++ {
-			b.corner[k] = min(b.corner[k], b.geom[i].c[k])
+			if c := b.geom[i].c[k]; c < b.corner[k] {
+				b.corner[k] = c
+			}
 		}
 	}
-	if t := b.kd.nearest(b.corner); t >= 0 {
-		return t
+	best, bestD := 0, math.Inf(1)
+	for i := range b.geom {
+		if d := b.cornerDist(uint32(i)); d < bestD {
+			best, bestD = i, d
+		}
+	}
+	return uint32(best)
+}
+
+// nearestUnused returns the unused triangle whose centroid is nearest q
+// (the lowest index on ties, with or without the tree). The first queries scan the unused triangles: most
+// meshes need a handful per part, far cheaper than a tree. Once the scans
+// have visited kdAfterScans points per triangle, the k-d tree is built
+// over the triangles still unused, so scattered input stays O(n log n).
+func (b *builder) nearestUnused(q [3]float32) uint32 {
+	if b.kd == nil && b.scanned < kdAfterScans*len(b.emitted) {
+		if !b.poolReady {
+			b.pool = b.pool[:0]
+			for t, used := range b.emitted {
+				if !used {
+					b.pool = append(b.pool, uint32(t))
+				}
+			}
+			b.poolReady = true
+		}
+		qd := [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
+		b.scanned += len(b.pool)
+		best, bestD := uint32(noTriangle), math.Inf(1)
+		j := 0
+		for _, t := range b.pool {
+			if b.emitted[t] {
+				continue
+			}
+			b.pool[j] = t
+			j++
+			if d := dist2(qd, b.geom[t].c); d < bestD || best == noTriangle {
+				best, bestD = t, d
+			}
+		}
+		b.pool = b.pool[:j]
+		if best != noTriangle {
+			return best
+		}
+		return b.firstUnused()
+	}
+	if b.kd == nil {
+		b.kdPoint = resize(b.kdPoint, len(b.emitted))
+		b.kdTri = b.kdTri[:0]
+		pts := make([][3]float32, 0, b.remaining)
+		for t, used := range b.emitted {
+			b.kdPoint[t] = -1
+			if !used {
+				b.kdPoint[t] = int32(len(pts))
+				b.kdTri = append(b.kdTri, uint32(t))
+				pts = append(pts, b.geom[t].c)
+			}
+		}
+		b.kd = newKDTree(pts)
+	}
+	if p := b.kd.nearest(q); p >= 0 {
+		return b.kdTri[p]
 	}
 	return b.firstUnused()
 }
@@ -316,11 +471,11 @@ func (b *builder) selectSeed() int32 {
 	return best
 }
 
-func (b *builder) firstUnused() int32 {
+func (b *builder) firstUnused() uint32 {
 	for b.emitted[b.nextFirst] {
 		b.nextFirst++
 	}
-	return int32(b.nextFirst)
+	return uint32(b.nextFirst)
 }
 
 // newVertices counts the distinct corners of t not yet in the meshlet.
@@ -359,38 +514,59 @@ func (b *builder) axis() [3]float32 {
 	return [3]float32{float32(s[0] / l), float32(s[1] / l), float32(s[2] / l)}
 }
 
-// pick scans the candidates (compacting away used ones) and returns the
-// best one that fits and the best one overall, -1 when there is none.
-// Order: topological priority, then geometric score, then first found.
+// pick returns the best candidate that fits and the best one overall, -1
+// when there is none. Order: topological priority, then geometric score,
+// then first found. A triangle that adds no vertex wins outright: those
+// come off the ready stack in O(1) (the scan still finds any the stack
+// missed because a vertex's list was capped).
 func (b *builder) pick() (fit, best int32) {
+	triRoom := len(b.ltris)/3 < b.opts.MaxTriangles
+	if triRoom {
+		for len(b.ready) > 0 {
+			t := b.ready[len(b.ready)-1]
+			b.ready = b.ready[:len(b.ready)-1]
+			if !b.emitted[t] {
+				return int32(t), int32(t)
+			}
+		}
+	}
 	fit, best = -1, -1
 	fitPrio, bestPrio := math.MaxInt, math.MaxInt
 	var fitScore, bestScore float32
 	c := b.center()
 	ax := b.axis()
 	w := b.opts.ConeWeight
+	invR := 1 / b.expectedRadius
 	room := b.opts.MaxVertices - len(b.verts)
-	triRoom := len(b.ltris)/3 < b.opts.MaxTriangles
+	local, live, idx := b.local, b.live, b.idx
+	cands := b.cands
 	j := 0
-	for i := 0; i < len(b.cands); i++ {
-		t := b.cands[i]
+	for i := 0; i < len(cands); i++ {
+		t := cands[i]
 		if b.emitted[t] {
 			continue
 		}
-		b.cands[j] = t
+		cands[j] = t
 		j++
-		nv := b.newVertices(t)
+		i0, i1, i2 := idx[3*t], idx[3*t+1], idx[3*t+2]
+		nv := 0
+		if local[i0] < 0 {
+			nv++
+		}
+		if local[i1] < 0 && i1 != i0 {
+			nv++
+		}
+		if local[i2] < 0 && i2 != i0 && i2 != i1 {
+			nv++
+		}
 		if nv == 0 && triRoom {
-			// Every triangle that adds no vertex is taken before anything
-			// else whatever its score, so the first one found will do; this
-			// keeps dense, duplicate-heavy inputs linear.
-			b.cands = append(b.cands[:j], b.cands[i+1:]...)
+			// Missed by the ready stack: take it now.
+			b.cands = append(cands[:j], cands[i+1:]...)
 			return int32(t), int32(t)
 		}
 		prio := prioNoNewVertex
 		if nv > 0 {
-			i0, i1, i2 := b.idx[3*t], b.idx[3*t+1], b.idx[3*t+2]
-			l0, l1, l2 := b.live[i0], b.live[i1], b.live[i2]
+			l0, l1, l2 := live[i0], live[i1], live[i2]
 			switch {
 			case l0 == 1 || l1 == 1 || l2 == 1:
 				prio = prioDangling
@@ -405,10 +581,12 @@ func (b *builder) pick() (fit, best int32) {
 		if prio > bestPrio && (!fits || prio > fitPrio) {
 			continue
 		}
-		s := b.score(t, c, ax, w)
+		s := b.score(t, c, ax, w, invR)
 		if nv == 1 {
 			// The new vertex also completes other triangles: prefer it.
-			s = float32(float64(s) / (1 + vertexGainWeight*float64(b.completion(t)-1)))
+			if k := b.completion(t); k > 1 {
+				s = float32(float64(s) / (1 + vertexGainWeight*float64(k-1)))
+			}
 		}
 		if prio < bestPrio || (prio == bestPrio && s < bestScore) {
 			best, bestPrio, bestScore = int32(t), prio, s
@@ -417,19 +595,20 @@ func (b *builder) pick() (fit, best int32) {
 			fit, fitPrio, fitScore = int32(t), prio, s
 		}
 	}
-	b.cands = b.cands[:j]
+	b.cands = cands[:j]
 	return fit, best
 }
 
 // score is meshoptimizer's geometric score: distance from the meshlet
-// centroid in expected radii, discounted by ConeWeight, times a factor that
-// favours normals close to the meshlet axis. Lower is better.
-func (b *builder) score(t uint32, c, ax [3]float32, w float32) float32 {
+// centroid in expected radii (invR is 1/radius), discounted by ConeWeight,
+// times a factor that favours normals close to the meshlet axis. Lower is
+// better.
+func (b *builder) score(t uint32, c, ax [3]float32, w float32, invR float64) float32 {
 	g := &b.geom[t]
 	dx := float64(g.c[0]) - float64(c[0])
 	dy := float64(g.c[1]) - float64(c[1])
 	dz := float64(g.c[2]) - float64(c[2])
-	d := math.Sqrt(float64(dx*dx)+float64(dy*dy)+float64(dz*dz)) / b.expectedRadius
+	d := float64(math.Sqrt(float64(dx*dx)+float64(dy*dy)+float64(dz*dz)) * invR)
 	spread := float32(g.n[0]*ax[0]) + float32(g.n[1]*ax[1]) + float32(g.n[2]*ax[2])
 	cone := 1 - float32(spread*w)
 	if cone < minConeFactor {
@@ -439,23 +618,26 @@ func (b *builder) score(t uint32, c, ax [3]float32, w float32) float32 {
 }
 
 // countInside records that one more corner of unused triangle u is in the
-// meshlet; at two, u's remaining corner would complete it.
+// meshlet: at two, u's remaining corner would complete it; at three, u is
+// ready (adds no vertex).
 func (b *builder) countInside(u uint32) {
 	if b.insideStamp[u] != b.serial {
 		b.insideStamp[u], b.inside[u] = b.serial, 0
 	}
 	b.inside[u]++
-	if b.inside[u] != 2 {
-		return
-	}
-	for _, w := range b.idx[3*u : 3*u+3] {
-		if b.local[w] < 0 {
-			if b.completesStamp[w] != b.serial {
-				b.completesStamp[w], b.completes[w] = b.serial, 0
+	switch b.inside[u] {
+	case 2:
+		for _, w := range b.idx[3*u : 3*u+3] {
+			if b.local[w] < 0 {
+				if b.completesStamp[w] != b.serial {
+					b.completesStamp[w], b.completes[w] = b.serial, 0
+				}
+				b.completes[w]++
+				return
 			}
-			b.completes[w]++
-			return
 		}
+	case 3:
+		b.ready = append(b.ready, u)
 	}
 }
 
@@ -494,8 +676,8 @@ func (b *builder) aliveAdjacent(v uint32) []uint32 {
 // add appends triangle t to the current meshlet (the caller checked it fits).
 func (b *builder) add(t uint32) {
 	var lc [3]uint8
-	for k := 0; k < 3; k++ {
-		v := b.idx[3*t+uint32(k)]
+	for k := uint32(0); k < 3; k++ {
+		v := b.idx[3*t+k]
 		if b.local[v] < 0 {
 			b.local[v] = int16(len(b.verts))
 			b.verts = append(b.verts, v)
@@ -513,7 +695,9 @@ func (b *builder) add(t uint32) {
 	b.ltris = append(b.ltris, lc[0], lc[1], lc[2])
 	b.emitted[t] = true
 	b.remaining--
-	b.kd.remove(int32(t))
+	if b.kd != nil {
+		b.kd.remove(b.kdPoint[t])
+	}
 	g := &b.geom[t]
 	for k := 0; k < 3; k++ {
 		b.sumC[k] += float64(g.c[k])
@@ -542,6 +726,7 @@ func (b *builder) flush() {
 	b.verts = b.verts[:0]
 	b.ltris = b.ltris[:0]
 	b.cands = b.cands[:0]
+	b.ready = b.ready[:0]
 	b.serial++
 	b.sumC = [3]float64{}
 	b.sumN = [3]float64{}

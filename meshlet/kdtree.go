@@ -7,7 +7,7 @@ import "math"
 const kdLeafSize = 8
 
 // kdNode is one node of the tree. Leaves have left == -1 and own
-// perm[lo:hi]; inner nodes split on axis at split (points < split go left).
+// items[lo:hi]; inner nodes split on axis at split (points < split go left).
 type kdNode struct {
 	lo, hi      int32
 	left, right int32
@@ -20,23 +20,28 @@ type kdNode struct {
 // kdTree answers "nearest point not yet removed" over a fixed point set,
 // with per-subtree live counts so removed regions are skipped entirely.
 type kdTree struct {
-	pts    [][3]float32
-	perm   []int32
+	items  []kdItem // the points, permuted into tree order
 	nodes  []kdNode
 	leafOf []int32
 	gone   []bool
 }
 
+// kdItem is a point and its index in the input, stored together so that
+// building and searching walk memory in order.
+type kdItem struct {
+	p  [3]float32
+	id int32
+}
+
 func newKDTree(pts [][3]float32) *kdTree {
 	t := &kdTree{
-		pts:    pts,
-		perm:   make([]int32, len(pts)),
+		items:  make([]kdItem, len(pts)),
 		leafOf: make([]int32, len(pts)),
 		gone:   make([]bool, len(pts)),
 		nodes:  make([]kdNode, 0, 2*len(pts)/kdLeafSize+1),
 	}
-	for i := range t.perm {
-		t.perm[i] = int32(i)
+	for i, p := range pts {
+		t.items[i] = kdItem{p, int32(i)}
 	}
 	if len(pts) > 0 {
 		t.build(0, int32(len(pts)), -1)
@@ -52,17 +57,22 @@ func (t *kdTree) build(lo, hi, parent int32) int32 {
 	id := int32(len(t.nodes))
 	t.nodes = append(t.nodes, kdNode{lo: lo, hi: hi, left: -1, right: -1, parent: parent, alive: hi - lo})
 	if hi-lo <= kdLeafSize {
-		for _, p := range t.perm[lo:hi] {
-			t.leafOf[p] = id
+		for _, it := range t.items[lo:hi] {
+			t.leafOf[it.id] = id
 		}
 		return id
 	}
-	mn, mx := t.pts[t.perm[lo]], t.pts[t.perm[lo]]
-	for _, p := range t.perm[lo+1 : hi] {
-		q := t.pts[p]
+	items := t.items[lo:hi]
+	mn, mx := items[0].p, items[0].p
+	for i := 1; i < len(items); i++ {
+		q := &items[i].p
 		for k := 0; k < 3; k++ {
-			mn[k] = min(mn[k], q[k])
-			mx[k] = max(mx[k], q[k])
+			if q[k] < mn[k] {
+				mn[k] = q[k]
+			}
+			if q[k] > mx[k] {
+				mx[k] = q[k]
+			}
 		}
 	}
 	axis := 0
@@ -73,31 +83,12 @@ func (t *kdTree) build(lo, hi, parent int32) int32 {
 		}
 	}
 	split := float32((float64(mn[axis]) + float64(mx[axis])) / 2)
-	// Partition: points < split to the front.
-	i, j := lo, hi-1
-	for i <= j {
-		if t.pts[t.perm[i]][axis] < split {
-			i++
-		} else {
-			t.perm[i], t.perm[j] = t.perm[j], t.perm[i]
-			j--
-		}
-	}
-	mid := i
+	mid := lo + t.partition(items, axis, split)
 	if (mid == lo || mid == hi) && ext > 0 {
 		// float32 could not place a midpoint between the two extreme
 		// values: split below the maximum instead (both sides non-empty).
 		split = mx[axis]
-		i, j = lo, hi-1
-		for i <= j {
-			if t.pts[t.perm[i]][axis] < split {
-				i++
-			} else {
-				t.perm[i], t.perm[j] = t.perm[j], t.perm[i]
-				j--
-			}
-		}
-		mid = i
+		mid = lo + t.partition(items, axis, split)
 	}
 	if mid == lo || mid == hi {
 		// Every point is the same: split by count; with equal values on
@@ -113,6 +104,21 @@ func (t *kdTree) build(lo, hi, parent int32) int32 {
 	return id
 }
 
+// partition moves the items below split along axis to the front and
+// returns how many there are.
+func (t *kdTree) partition(items []kdItem, axis int, split float32) int32 {
+	i, j := 0, len(items)-1
+	for i <= j {
+		if items[i].p[axis] < split {
+			i++
+		} else {
+			items[i], items[j] = items[j], items[i]
+			j--
+		}
+	}
+	return int32(i)
+}
+
 // remove marks point p as used; later queries skip it.
 func (t *kdTree) remove(p int32) {
 	if t.gone[p] {
@@ -124,8 +130,8 @@ func (t *kdTree) remove(p int32) {
 	}
 }
 
-// nearest returns the live point closest to q (first in tree order on
-// ties), or -1 when none is left.
+// nearest returns the live point closest to q (the lowest index on ties,
+// as a linear scan in index order finds), or -1 when none is left.
 func (t *kdTree) nearest(q [3]float32) int32 {
 	if len(t.nodes) == 0 || t.nodes[0].alive == 0 {
 		return -1
@@ -139,9 +145,9 @@ func (t *kdTree) nearest(q [3]float32) int32 {
 		for n := int32(0); ; {
 			nd := &t.nodes[n]
 			if nd.left < 0 {
-				for _, p := range t.perm[nd.lo:nd.hi] {
-					if !t.gone[p] {
-						return p
+				for _, it := range t.items[nd.lo:nd.hi] {
+					if !t.gone[it.id] {
+						return it.id
 					}
 				}
 				return -1
@@ -162,12 +168,13 @@ func (t *kdTree) search(n int32, q [3]float64, best *int32, bestD *float64) {
 		return
 	}
 	if nd.left < 0 {
-		for _, p := range t.perm[nd.lo:nd.hi] {
-			if t.gone[p] {
+		for i := nd.lo; i < nd.hi; i++ {
+			it := &t.items[i]
+			if t.gone[it.id] {
 				continue
 			}
-			if d := dist2(q, t.pts[p]); d < *bestD {
-				*best, *bestD = p, d
+			if d := dist2(q, it.p); d < *bestD || (d == *bestD && it.id < *best) {
+				*best, *bestD = it.id, d
 			}
 		}
 		return
@@ -178,7 +185,7 @@ func (t *kdTree) search(n int32, q [3]float64, best *int32, bestD *float64) {
 		first, second = second, first
 	}
 	t.search(first, q, best, bestD)
-	if delta*delta < *bestD {
+	if delta*delta <= *bestD {
 		t.search(second, q, best, bestD)
 	}
 }

@@ -19,6 +19,16 @@ type Options struct {
 	// (tighter normal cones, better backface culling). 0 ignores normals.
 	// Default 0.25.
 	ConeWeight float32
+	// MinTriangles and SplitFactor turn on flex mode (as meshoptimizer's
+	// buildMeshletsFlex). MinTriangles in [0, MaxTriangles]: when > 0 the
+	// expected meshlet radius that scales distances in the score is that of
+	// a MinTriangles meshlet instead of a MaxTriangles one. SplitFactor >= 0
+	// (finite): when > 0, a meshlet that holds at least max(MinTriangles, 1)
+	// triangles is closed early when the best next triangle that adds a
+	// vertex has its centroid farther than SplitFactor expected radii from
+	// the meshlet's centroid. Both 0 (the default) is the plain builder.
+	MinTriangles int
+	SplitFactor  float32
 }
 
 // Limits of Options, as the MLET/DESC formats allow them.
@@ -51,6 +61,13 @@ func (o Options) Validate() error {
 	w := float64(o.ConeWeight)
 	if math.IsNaN(w) || w < 0 || w > 1 {
 		return fmt.Errorf("%w: ConeWeight %v out of range [0, 1]", ErrInvalidOptions, o.ConeWeight)
+	}
+	if o.MinTriangles < 0 || o.MinTriangles > o.MaxTriangles {
+		return fmt.Errorf("%w: MinTriangles %d out of range [0, MaxTriangles %d]", ErrInvalidOptions, o.MinTriangles, o.MaxTriangles)
+	}
+	s := float64(o.SplitFactor)
+	if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+		return fmt.Errorf("%w: SplitFactor %v is not a finite value >= 0", ErrInvalidOptions, o.SplitFactor)
 	}
 	return nil
 }
@@ -114,7 +131,10 @@ func Build(indices []uint32, positions [][3]float32, opts Options) (Result, erro
 	if len(indices) == 0 {
 		return Result{}, nil
 	}
-	return build(indices, positions, opts), nil
+	if len(indices)/3 > partTriangles {
+		return buildSplit(indices, positions, opts), nil
+	}
+	return build(indices, positions, opts, 0), nil
 }
 
 func finite32(x float32) bool {

@@ -3,24 +3,27 @@ package meshlet
 import "math"
 
 // recentWindow is how many previously emitted triangles count as "recent"
-// when ordering a meshlet's triangles. 3 gave the lowest ACMR (8-entry FIFO)
-// on grids, spheres, terrain and scanned meshes (2 and 4 were 1-2% worse),
-// below meshopt_optimizeMeshlet on every one of them.
+// when ordering a meshlet's triangles: a candidate scores one point per
+// corner used by one of them.
 const recentWindow = 3
 
 // optimizer reorders one meshlet for locality (as meshopt_optimizeMeshlet):
-// each next triangle is the unused one with the most corners used by the
-// last recentWindow triangles (first in build order on ties; the first
-// unused triangle when none touches them), then local vertices are numbered
-// by first use, so consecutive triangles reference nearby, mostly
-// increasing local indices. Buffers are reused across meshlets.
+// each next triangle is taken among the unused triangles around the last
+// emitted one (or, when it has none, around the one before, up to
+// recentWindow back): the one with the most corners used by the last
+// recentWindow triangles, first in build order on ties; the first unused
+// triangle when none is adjacent. Then local vertices are numbered by
+// first use, so consecutive triangles reference nearby, mostly increasing
+// local indices. Buffers are reused across meshlets; adjacency lists drop
+// used triangles as they are met, so a meshlet costs O(triangles ×
+// valence).
 type optimizer struct {
-	off   []int32 // local vertex v's triangles are adj[off[v]:off[v+1]]
-	adj   []int32
-	fill  []int32
+	off   []uint16 // local vertex v's triangles are adj[off[v]:off[v]+cnt[v]]
+	cnt   []uint16
+	adj   []uint16
 	done  []bool
 	stamp []int32 // per local vertex: output step that last used it
-	order []int32
+	order []uint16
 	remap []int16
 	tris  []uint8
 	verts []uint32
@@ -30,84 +33,78 @@ type optimizer struct {
 // corner order inside each triangle is kept, so winding is preserved.
 func (o *optimizer) run(verts []uint32, tris []uint8) {
 	nt, nv := len(tris)/3, len(verts)
-	if nt <= 1 && nv <= 3 {
+	if nt <= 2 {
 		o.renumber(verts, tris, nil)
 		return
 	}
 	// Local vertex → triangle adjacency.
 	o.off = resize(o.off, nv+1)
-	for i := range o.off {
-		o.off[i] = 0
-	}
+	o.cnt = resize(o.cnt, nv)
+	clear(o.cnt)
 	for _, v := range tris {
-		o.off[int(v)+1]++
+		o.cnt[v]++
 	}
+	o.off[0] = 0
 	for v := 0; v < nv; v++ {
-		o.off[v+1] += o.off[v]
+		o.off[v+1] = o.off[v] + o.cnt[v]
+		o.cnt[v] = 0
 	}
 	o.adj = resize(o.adj, len(tris))
-	o.fill = resize(o.fill, nv)
-	copy(o.fill, o.off[:nv])
 	for i, v := range tris {
-		o.adj[o.fill[v]] = int32(i / 3)
-		o.fill[v]++
+		o.adj[o.off[v]+o.cnt[v]] = uint16(i / 3)
+		o.cnt[v]++
 	}
 	o.done = resize(o.done, nt)
-	for i := range o.done {
-		o.done[i] = false
-	}
+	clear(o.done)
 	o.order = o.order[:0]
-
 	o.stamp = resize(o.stamp, nv)
 	for i := range o.stamp {
 		o.stamp[i] = math.MinInt32 / 2
 	}
 	next := 0
+	stamp, done, adj, off, cnt := o.stamp, o.done, o.adj, o.off, o.cnt
 	for step := int32(0); step < int32(nt); step++ {
 		best, bestScore := int32(-1), int32(0)
-	scan:
-		for back := int32(1); back <= recentWindow && back <= step; back++ {
-			prev := o.order[step-back]
+		recent := step - recentWindow // a vertex stamped at or after it is recent
+		for back := int32(1); back <= recentWindow && back <= step && best < 0; back++ {
+			prev := int(o.order[step-back])
 			for _, v := range tris[3*prev : 3*prev+3] {
-				for _, u := range o.adj[o.off[v]:o.off[int(v)+1]] {
-					if o.done[u] {
+				lo, n := int(off[v]), int(cnt[v])
+				lst := adj[lo : lo+n]
+				for i := 0; i < len(lst); {
+					u := int32(lst[i])
+					if done[u] {
+						lst[i] = lst[len(lst)-1]
+						lst = lst[:len(lst)-1]
 						continue
 					}
-					sc := int32(0)
-					for _, w := range tris[3*u : 3*u+3] {
-						if step-o.stamp[w] <= recentWindow {
-							sc++
-						}
-					}
+					i++
+					c := tris[3*u : 3*u+3 : 3*u+3]
+					sc := b2i32(stamp[c[0]] >= recent) + b2i32(stamp[c[1]] >= recent) + b2i32(stamp[c[2]] >= recent)
 					if sc > bestScore || (sc == bestScore && u < best) {
 						best, bestScore = u, sc
-						if sc == 3 {
-							// All corners recent: nothing scores higher
-							// (keeps duplicate-heavy meshlets linear).
-							break scan
-						}
 					}
 				}
+				cnt[v] = uint16(len(lst))
 			}
 		}
 		if best < 0 {
-			for o.done[next] {
+			for done[next] {
 				next++
 			}
 			best = int32(next)
 		}
-		o.done[best] = true
-		o.order = append(o.order, best)
-		for _, w := range tris[3*best : 3*best+3] {
-			o.stamp[w] = step
-		}
+		done[best] = true
+		o.order = append(o.order, uint16(best))
+		c := tris[3*best : 3*best+3 : 3*best+3]
+		stamp[c[0]], stamp[c[1]], stamp[c[2]] = step, step, step
 	}
 	o.renumber(verts, tris, o.order)
 }
 
 // renumber writes the triangles in the given order (nil: unchanged) and
 // numbers local vertices by first use.
-func (o *optimizer) renumber(verts []uint32, tris []uint8, order []int32) {
+func (o *optimizer) renumber(verts []uint32, tris []uint8, order []uint16) {
 	nt, nv := len(tris)/3, len(verts)
 	o.remap = resize(o.remap, nv)
 	for i := range o.remap {
@@ -141,4 +138,11 @@ func resize[T any](s []T, n int) []T {
 		return s[:n]
 	}
 	return make([]T, n)
+}
+
+func b2i32(x bool) int32 {
+	if x {
+		return 1
+	}
+	return 0
 }
