@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -28,6 +27,7 @@ type cookOptions struct {
 	targets  []string
 	progress bool
 	ceiling  string
+	bs       buildStepFlags // cache, check, depfile, logs, stats
 }
 
 func newCookCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -54,7 +54,15 @@ blobs of at most --blob-ceiling payload bytes each, unless one payload is
 larger) and DIR/world-lock.json. A PATH named meshcook.json is a project
 file (docs/project.md): its sources globs, targets, options and scenes
 apply, and flags given on the command line override its options.
-.heightfield.json sources become grid meshes with a collider trailer.`,
+.heightfield.json sources become grid meshes with a collider trailer.
+
+A build step (docs/build-integration.md): jobs whose source, referenced
+files and options are unchanged come from an incremental cache (--cache,
+default .meshcook-cache beside DIR; --no-cache), so a warm cook writes
+nothing. --depfile writes every input each output read; --check cooks into
+memory and exits 1 listing outputs that are missing, changed or stale;
+--root names files as if their root folder were cooked. One log line per
+asset goes to stderr when it is not a terminal (--quiet silences it).`,
 		Example: `  # cook the bundled samples
   meshcook cook testdata/samples -o out
 
@@ -92,6 +100,7 @@ apply, and flags given on the command line override its options.
 	f.StringSliceVar(&o.targets, "target", []string{cook.TargetHMesh}, "output formats, comma-separated: "+strings.Join(cook.KnownTargets(), ", "))
 	f.BoolVar(&o.progress, "progress", true, "show a progress bar when stderr is a terminal")
 	f.StringVar(&o.ceiling, "blob-ceiling", o.ceiling, "cnb: largest payload section per blob before a new blob starts (bytes, or with KiB/MiB/GiB)")
+	addBuildStepFlags(f, &o.bs)
 	return cmd
 }
 
@@ -158,7 +167,7 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	if project != nil {
 		jobs, err = project.Plan()
 	} else {
-		jobs, err = cook.Plan(args)
+		jobs, err = o.bs.plan(args)
 	}
 	if err != nil {
 		return withCode(ExitBadInput, err)
@@ -166,13 +175,8 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	if len(jobs) == 0 {
 		return withCode(ExitBadInput, fmt.Errorf("cook: no .gltf or .glb sources under %v", args))
 	}
-	if o.progress && isTerminal(stderr) {
-		bar := progressbar.NewOptions(len(jobs),
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("cooking"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish())
-		opts.Progress = func(done, total int, _ cook.Job) { _ = bar.Set(done) }
+	if err := o.bs.setup(&opts, o.out, jobs, o.progress, stderr); err != nil {
+		return err
 	}
 
 	rep, err := cook.Run(cmd.Context(), jobs, opts)
@@ -201,6 +205,7 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 		fmt.Fprintf(stdout, "cooked %d of %d sources: %d outputs (%d changed) in %s\n",
 			len(rep.Meshes), len(jobs), len(rep.Outputs), changed, o.out)
 	}
+	bsErr := o.bs.finish(rep, jobs, o.json, stdout, stderr)
 	// Each failure was printed above on one line; a summary only adds
 	// something when there were several.
 	summary := errors.New("")
@@ -213,7 +218,7 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	case rep.InputErrors > 0:
 		return withCode(ExitBadInput, summary)
 	}
-	return nil
+	return bsErr
 }
 
 // isTerminal reports whether w is a terminal (progress bars only go there).

@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
+
+	"github.com/meshcook/meshcook/cook"
+)
+
+// buildStepFlags are cook's build-system flags: cache, check, depfile,
+// logging and stats (docs/build-integration.md).
+type buildStepFlags struct {
+	cache    string
+	noCache  bool
+	cacheMax string
+	check    bool
+	depfile  string
+	quiet    bool
+	stats    bool
+	root     string
+
+	start time.Time
+}
+
+func addBuildStepFlags(f *pflag.FlagSet, b *buildStepFlags) {
+	f.StringVar(&b.cache, "cache", "", "incremental cache folder (default: "+cook.CacheDirName+" beside the output folder)")
+	f.BoolVar(&b.noCache, "no-cache", false, "neither read nor write the incremental cache")
+	f.StringVar(&b.cacheMax, "cache-max", formatSize(cook.DefaultCacheMax), "cap on the cache's bytes; the least recently used entries are evicted past it")
+	f.BoolVar(&b.check, "check", false, "cook into memory and compare with the output folder; exit 1 listing missing, changed and stale files; writes nothing")
+	f.StringVar(&b.depfile, "depfile", "", "write a Makefile-syntax depfile: every output and each input file it read")
+	f.BoolVarP(&b.quiet, "quiet", "q", false, "no progress bar and no per-asset log lines")
+	f.BoolVar(&b.stats, "stats", false, "print a summary table: stage times, cache hits and misses, bytes written")
+	f.StringVar(&b.root, "root", "", "root folder for source files named directly: their output names come from their path below it (as when the folder is cooked)")
+}
+
+// plan turns the command line into jobs: with --root the files are rooted
+// there (cook.PlanRooted), otherwise cook.Plan.
+func (b *buildStepFlags) plan(args []string) ([]cook.Job, error) {
+	if b.root != "" {
+		return cook.PlanRooted(b.root, args)
+	}
+	return cook.Plan(args)
+}
+
+// setup opens the cache and installs the progress bar (stderr is a
+// terminal) or the one-line-per-asset log (it is not), unless --quiet.
+func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, progress bool, stderr io.Writer) error {
+	b.start = time.Now()
+	opts.Check = b.check
+	if !b.noCache && !b.check {
+		max, err := parseSize(b.cacheMax)
+		if err != nil {
+			return usageError("cook: --cache-max: %v", err)
+		}
+		dir := b.cache
+		if dir == "" {
+			dir = cook.DefaultCacheDir(out)
+		}
+		c, err := cook.OpenCache(dir, int64(min(max, 1<<62)), cook.Toolchain())
+		if err != nil {
+			return withCode(ExitOutput, err)
+		}
+		opts.Cache = c
+	}
+	if b.quiet {
+		return nil
+	}
+	if progress && isTerminal(stderr) {
+		bar := progressbar.NewOptions(len(jobs),
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("cooking"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("assets"),
+			progressbar.OptionClearOnFinish())
+		opts.Progress = func(done, total int, job cook.Job) {
+			bar.Describe(job.Name)
+			_ = bar.Set(done)
+		}
+		return nil
+	}
+	var mu sync.Mutex
+	opts.JobDone = func(s cook.JobStatus) {
+		if s.Err != nil {
+			return // the error line names it
+		}
+		verb := "cooked"
+		if s.Cached {
+			verb = "cached"
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(stderr, "%s %s (%s)\n", verb, s.Job.Name, formatMS(s.MS))
+	}
+	return nil
+}
+
+func formatMS(ms float64) string {
+	if ms < 10 {
+		return fmt.Sprintf("%.1f ms", ms)
+	}
+	return fmt.Sprintf("%.0f ms", ms)
+}
+
+// finish writes the depfile, the stats table and the check listing; the
+// error it returns (check found differences, depfile not written) is the
+// command's when the cook itself succeeded.
+func (b *buildStepFlags) finish(rep *cook.Report, jobs []cook.Job, asJSON bool, stdout, stderr io.Writer) error {
+	var err error
+	if b.depfile != "" && !b.check {
+		if derr := cook.WriteDepfile(b.depfile, rep); derr != nil {
+			err = withCode(ExitOutput, derr)
+		}
+	}
+	if b.stats {
+		w := stdout
+		if asJSON {
+			w = stderr
+		}
+		printStats(w, rep, len(jobs), time.Since(b.start))
+	}
+	if b.check && len(rep.Check) > 0 {
+		if !asJSON {
+			for _, d := range rep.Check {
+				fmt.Fprintf(stdout, "%s %s\n", d.Status, d.Name)
+			}
+		}
+		return withCode(ExitFailure, fmt.Errorf("cook --check: %d files differ from a fresh cook", len(rep.Check)))
+	}
+	return err
+}
+
+// printStats prints the human summary of a cook.
+func printStats(w io.Writer, rep *cook.Report, jobs int, wall time.Duration) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var total float64
+	for _, s := range rep.Stages {
+		total += s.MS
+	}
+	fmt.Fprintf(tw, "stage\tms\tshare\t\n")
+	for _, s := range rep.Stages {
+		share := 0.0
+		if total > 0 {
+			share = 100 * s.MS / total
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%.1f%%\t\n", s.Name, s.MS, share)
+	}
+	fmt.Fprintf(tw, "total (summed over workers)\t%.1f\t\t\n", total)
+	tw.Flush()
+	written := 0
+	for _, o := range rep.Outputs {
+		if o.Changed {
+			written++
+		}
+	}
+	lines := []string{
+		fmt.Sprintf("jobs:          %d (%d cache hits, %d misses, %d failed)", jobs, rep.CacheHits, rep.CacheMisses, len(rep.Errors)),
+		fmt.Sprintf("outputs:       %d (%d written, %d unchanged)", len(rep.Outputs), written, len(rep.Outputs)-written),
+		fmt.Sprintf("bytes written: %d", rep.BytesWritten),
+		fmt.Sprintf("wall time:     %s", wall.Round(time.Millisecond)),
+	}
+	fmt.Fprintln(w, strings.Join(lines, "\n"))
+}
