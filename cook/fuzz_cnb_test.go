@@ -1,6 +1,7 @@
 package cook
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -70,6 +71,45 @@ func FuzzHeightfieldSource(f *testing.F) {
 		}
 		if err := s.Submeshes[0].Validate(); err != nil {
 			t.Fatalf("accepted source makes an invalid submesh: %v", err)
+		}
+	})
+}
+
+// CheckWorldImages reads blobs the validator is handed from disk: any
+// bytes give an error or a world, never a panic.
+func FuzzCheckWorldImages(f *testing.F) {
+	jobs, err := Plan([]string{filepath.Join(samplesDir(), "box.gltf")})
+	if err != nil {
+		f.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Targets = []string{TargetCNB}
+	opts.LOD.Ratios = []float32{0.5}
+	var all []cnbResource
+	for _, j := range jobs {
+		r := cookJob(context.Background(), j, opts)
+		if r.err != nil {
+			f.Fatal(r.err)
+		}
+		all = append(all, r.cnb...)
+	}
+	opts.BlobCeiling = 0 // one payload per blob: blob 0 holds metadata and the mesh
+	w, err := buildWorld(jobs, all, opts)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(w.images[0], []byte(nil))
+	if len(w.images) > 1 {
+		f.Add(w.images[0], w.images[1])
+	}
+	f.Fuzz(func(t *testing.T, b0, b1 []byte) {
+		images := [][]byte{b0}
+		if b1 != nil {
+			images = append(images, b1)
+		}
+		meta, err := CheckWorldImages(images)
+		if err == nil && meta == nil {
+			t.Fatal("no error and no metadata")
 		}
 	})
 }
