@@ -50,6 +50,12 @@ type EntryReport struct {
 	// LimitedParts counts parts whose requested segments were too few for
 	// the tolerance (they keep the request).
 	LimitedParts int `json:"limited_parts"`
+	// SourceMeshes counts the source submeshes merged in (rigged catalogs'
+	// source parts) and SourceTriangles their triangles, which are in
+	// both TrianglesBefore and TrianglesAfter (a source mesh is not
+	// re-tessellated).
+	SourceMeshes    int `json:"source_meshes"`
+	SourceTriangles int `json:"source_triangles"`
 }
 
 // Report is what a bake did.
@@ -64,8 +70,9 @@ type Report struct {
 	Reduction float64 `json:"reduction"`
 	// MaxBound is the largest error bound of any part, in metres; above
 	// Tolerance only when some part was limited by its request.
-	MaxBound     float64 `json:"max_bound"`
-	LimitedParts int     `json:"limited_parts"`
+	MaxBound        float64 `json:"max_bound"`
+	LimitedParts    int     `json:"limited_parts"`
+	SourceTriangles int     `json:"source_triangles"`
 }
 
 // Bake reads the catalog at path and returns the pack file bytes (one zstd
@@ -102,32 +109,40 @@ func LoadCatalog(path string) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	c.Path = path
 	return c, nil
 }
 
 // BakeCatalog tessellates and merges every entry and state of c, in
-// catalog order.
+// catalog order. Source parts are read relative to c.Path's folder, each
+// file once.
 func BakeCatalog(ctx context.Context, c *Catalog, opts Options) (*meshpack.Pack, Report, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, Report{}, err
 	}
 	rep := Report{Family: c.Family.String(), Tolerance: opts.Tolerance}
 	p := &meshpack.Pack{Family: c.Family}
+	src := newSources(c.Path)
+	defer src.close()
 	for _, e := range c.Entries {
 		for _, s := range e.States {
 			if err := ctx.Err(); err != nil {
 				return nil, rep, fmt.Errorf("bake: %w", err)
 			}
 			name := e.Name + "/" + s.Name
-			entry, er, err := merge(c.Family, name, s.Parts, opts)
+			entry, er, err := merge(c.Family, name, s.Parts, opts, src)
 			if err != nil {
-				return nil, rep, err
+				if c.Path != "" {
+					err = fmt.Errorf("%s: %w", c.Path, err)
+				}
+				return nil, rep, fmt.Errorf("bake: %w", err)
 			}
 			p.Entries = append(p.Entries, entry)
 			rep.Entries = append(rep.Entries, er.EntryReport)
 			rep.TrianglesBefore += er.TrianglesBefore
 			rep.TrianglesAfter += er.TrianglesAfter
 			rep.LimitedParts += er.LimitedParts
+			rep.SourceTriangles += er.SourceTriangles
 			rep.MaxBound = math.Max(rep.MaxBound, er.maxBound)
 		}
 	}
@@ -146,20 +161,74 @@ type mergeReport struct {
 // part order, triangles grouped by material id (ascending), one range per
 // material present, and a bounding sphere holding every vertex. A static
 // vertex's material is (material id, palette slot, timber 0/1, 0); a rigged
-// vertex carries the part's bones, weights and colour role.
-func merge(family meshpack.Family, name string, parts []Part, opts Options) (meshpack.Entry, mergeReport, error) {
+// vertex carries the part's bones, weights and colour role, or a source
+// part's own joints and weights. Errors start with the mesh's name (the
+// caller adds "bake: " and the catalog path).
+func merge(family meshpack.Family, name string, parts []Part, opts Options, srcs *sources) (meshpack.Entry, mergeReport, error) {
 	rep := mergeReport{EntryReport: EntryReport{Name: name, Parts: len(parts)}}
 	e := meshpack.Entry{Name: name}
 	byMaterial := map[int][]uint32{}
 	var positions []mesh.Vec3
+	// skeleton is the joint names of the first source part: every source
+	// in one mesh must share it, and primitive parts' bones must index it.
+	var skeleton []string
+	skeletonFrom := ""
 	for i, part := range parts {
+		if part.Source != nil {
+			ref := part.Source
+			src, err := srcs.get(ref)
+			if err == nil {
+				if skeleton == nil {
+					skeleton, skeletonFrom = src.joints, ref.Path
+				} else if !sameSkeleton(skeleton, src.joints) {
+					err = fmt.Errorf("its skeleton (%d joints) is not the one of %q (%d joints): one mesh rides on one skeleton", len(src.joints), skeletonFrom, len(skeleton))
+				}
+			}
+			var subs []*mesh.Submesh
+			if err == nil {
+				subs, err = src.selected(ref)
+			}
+			for _, sub := range subs {
+				if err != nil {
+					break
+				}
+				var id int
+				if id, err = sourceMaterial(ref, &part, sub); err != nil {
+					break
+				}
+				var vs []meshpack.RiggedVertex
+				if vs, err = riggedVertices(sub, part.Role); err != nil {
+					break
+				}
+				base := uint32(len(positions))
+				if uint64(base)+uint64(len(vs)) > math.MaxUint32 {
+					return e, rep, fmt.Errorf("%s: more than 2^32 vertices", name)
+				}
+				e.Rigged = append(e.Rigged, vs...)
+				positions = append(positions, sub.Positions...)
+				idx := byMaterial[id]
+				for _, x := range sub.Indices {
+					idx = append(idx, base+x)
+				}
+				byMaterial[id] = idx
+				n := sub.TriangleCount()
+				rep.TrianglesBefore += n
+				rep.TrianglesAfter += n
+				rep.SourceTriangles += n
+				rep.SourceMeshes++
+			}
+			if err != nil {
+				return e, rep, fmt.Errorf("%s: %s: source %q: %w", name, partLabel(i, part.Name), ref.Path, err)
+			}
+			continue
+		}
 		res, err := tessellate.Tessellate(part.Shape, tessellate.Options{Tolerance: opts.Tolerance})
 		if err != nil {
-			return e, rep, fmt.Errorf("bake: %s: part %d %q: %w", name, i, part.Name, err)
+			return e, rep, fmt.Errorf("%s: %s: %w", name, partLabel(i, part.Name), err)
 		}
 		before, err := tessellate.TessellateAt(part.Shape, part.Shape.Segments)
 		if err != nil {
-			return e, rep, fmt.Errorf("bake: %s: part %d %q: %w", name, i, part.Name, err)
+			return e, rep, fmt.Errorf("%s: %s: %w", name, partLabel(i, part.Name), err)
 		}
 		rep.TrianglesBefore += before.TriangleCount()
 		rep.TrianglesAfter += res.TriangleCount()
@@ -169,7 +238,7 @@ func merge(family meshpack.Family, name string, parts []Part, opts Options) (mes
 		}
 		base := uint32(len(positions))
 		if uint64(base)+uint64(len(res.Positions)) > math.MaxUint32 {
-			return e, rep, fmt.Errorf("bake: %s: more than 2^32 vertices", name)
+			return e, rep, fmt.Errorf("%s: more than 2^32 vertices", name)
 		}
 		timber := float32(0)
 		if part.Shape.Timber {
@@ -202,6 +271,15 @@ func merge(family meshpack.Family, name string, parts []Part, opts Options) (mes
 		}
 		byMaterial[part.Material] = idx
 	}
+	if skeleton != nil {
+		for i, part := range parts {
+			for j, b := range part.Bones {
+				if part.Source == nil && part.Weights[j] > 0 && int(b) >= len(skeleton) {
+					return e, rep, fmt.Errorf("%s: %s: bone %d, but the skeleton of %q has %d joints", name, partLabel(i, part.Name), b, skeletonFrom, len(skeleton))
+				}
+			}
+		}
+	}
 	ids := make([]int, 0, len(byMaterial))
 	for id := range byMaterial {
 		ids = append(ids, id)
@@ -219,4 +297,13 @@ func merge(family meshpack.Family, name string, parts []Part, opts Options) (mes
 	e.Bounds = meshpack.Sphere{Center: c, Radius: r}
 	rep.Vertices = len(positions)
 	return e, rep, nil
+}
+
+// partLabel names part i of a state in errors: `part 3 "roof"`, or
+// `part 3` when it has no name.
+func partLabel(i int, name string) string {
+	if name == "" {
+		return fmt.Sprintf("part %d", i)
+	}
+	return fmt.Sprintf("part %d %q", i, name)
 }

@@ -35,6 +35,10 @@ type Catalog struct {
 	// default) or Rigged (equipment whose parts ride on bones).
 	Family  meshpack.Family
 	Entries []Entry
+	// Path is the file the catalog was read from (LoadCatalog sets it;
+	// ParseCatalog leaves it empty). Source parts resolve against its
+	// folder, the current directory when empty, and errors name it.
+	Path string
 }
 
 // Entry is one named building or piece of equipment.
@@ -63,6 +67,12 @@ type Part struct {
 	Bones   [4]uint8
 	Weights [4]float32
 	Role    uint8
+
+	// Source, when non-nil, makes this a source part (rigged catalogs
+	// only): skinned meshes read from a glTF or FBX file instead of a
+	// tessellated primitive. Shape, Bones and Weights are then unused: the
+	// vertices carry the source's own joints and weights.
+	Source *SourceRef
 }
 
 // CatalogError is a catalog that does not parse or validate: Where is a
@@ -123,6 +133,8 @@ type jsonPart struct {
 	Bone      *int         `json:"bone"`
 	Bones     [][2]float64 `json:"bones"`
 	Role      *int         `json:"role"`
+	Source    *string      `json:"source"`
+	Mesh      *string      `json:"mesh"`
 }
 
 // nameRE is what state and part names may be: stable lower-case keys that
@@ -278,6 +290,12 @@ func (jp *jsonPart) resolve(family meshpack.Family) (Part, error) {
 	p := Part{Name: jp.Name, Color: [4]float32{1, 1, 1, 1}}
 	if jp.Name != "" && !nameRE.MatchString(jp.Name) {
 		return p, fmt.Errorf("name must match %s", nameRE)
+	}
+	if jp.Source != nil {
+		return jp.resolveSource(family, p)
+	}
+	if jp.Mesh != nil {
+		return p, fmt.Errorf("mesh applies to source parts only")
 	}
 	kind, err := tessellate.ParseKind(jp.Primitive)
 	if err != nil {

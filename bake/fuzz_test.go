@@ -21,6 +21,7 @@ func FuzzParseCatalog(f *testing.F) {
 	}
 	f.Add([]byte(`{"version": 1, "entries": [{"name": "a", "states": [{"name": "s", "parts": [{"primitive": "torus", "tube": 0.2, "segments": 8}]}]}]}`))
 	f.Add([]byte(`{"version": 1, "family": "rigged", "entries": [{"name": "a/b", "states": [{"name": "s", "parts": [{"primitive": "capsule", "bones": [[1, 0.5], [2, 0.5]], "matrix": [1,0,0,0, 0,-1,0,0, 0,0,1,0]}]}]}]}`))
+	f.Add([]byte(`{"version": 1, "family": "rigged", "entries": [{"name": "a/b", "states": [{"name": "s", "parts": [{"source": "skinned/knight.gltf", "mesh": "Body", "role": 2}, {"primitive": "box", "bone": 1}]}]}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParseCatalog(strings.NewReader(string(b)))
 		if err != nil {
@@ -34,6 +35,9 @@ func FuzzParseCatalog(f *testing.F) {
 			for _, s := range e.States {
 				for _, p := range s.Parts {
 					work += p.Shape.Segments
+					if p.Source != nil {
+						work += 1 << 20 // would read files: parse only
+					}
 				}
 			}
 		}

@@ -148,8 +148,8 @@ func TestBakeJSONFields(t *testing.T) {
 	}
 	got := strings.Join(append(append(keys(top), keys(rep)...), keys(entries[0])...), " ")
 	want := "changed output report " +
-		"entries family limited_parts max_bound reduction tolerance triangles_after triangles_before " +
-		"limited_parts name parts triangles_after triangles_before vertices"
+		"entries family limited_parts max_bound reduction source_triangles tolerance triangles_after triangles_before " +
+		"limited_parts name parts source_meshes source_triangles triangles_after triangles_before vertices"
 	if got != want {
 		t.Errorf("JSON fields\n got %s\nwant %s", got, want)
 	}
@@ -217,6 +217,58 @@ func TestBakeRigged(t *testing.T) {
 	}
 	if code, _, _ := run(t, "bake", cat, "-o", out, "--check"); code != ExitOK {
 		t.Errorf("--check on a fresh rigged pack: exit %d", code)
+	}
+	packMeshcheck(t, out)
+}
+
+// A rigged catalog with source parts (a skinned glTF beside it) bakes to a
+// pack that meshcheck accepts; --check passes, then fails with exit 1
+// naming the entries after the source file changes; a source that leaves
+// the catalog's folder is bad input.
+func TestBakeSourceParts(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "skinned"), 0o755)
+	for _, f := range []string{"knight.json", "skinned/knight.gltf"} {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "catalog", filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), b, 0o644)
+	}
+	cat := filepath.Join(dir, "knight.json")
+	out := filepath.Join(dir, "out", "knight.rmpk")
+	code, stdout, stderr := run(t, "bake", cat, "-o", out, "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	var res bakeJSON
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Report.SourceTriangles == 0 || res.Report.Family != "rigged" {
+		t.Fatalf("report %+v (%v)", res.Report, err)
+	}
+	b, _ := os.ReadFile(out)
+	if p, err := meshpack.Decode(b); err != nil || p.Family != meshpack.Rigged || len(p.Entries) != 3 {
+		t.Fatalf("pack: %v", err)
+	}
+	if code, _, stderr := run(t, "bake", cat, "-o", out, "--check"); code != ExitOK {
+		t.Fatalf("--check on a fresh pack: exit %d %s", code, stderr)
+	}
+	src := filepath.Join(dir, "skinned", "knight.gltf")
+	gltf, _ := os.ReadFile(src)
+	edited := strings.Replace(string(gltf), `"material": 1`, `"material": 0`, 1)
+	if edited == string(gltf) {
+		t.Fatal("edit did not apply")
+	}
+	os.WriteFile(src, []byte(edited), 0o644)
+	code, _, stderr = run(t, "bake", cat, "-o", out, "--check")
+	if code != ExitFailure || !strings.Contains(stderr, "in 2 entries: humanoid/0/1/heroes/knight/base, humanoid/0/1/heroes/knight/armed") {
+		t.Errorf("--check after a source edit: exit %d %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(out); !bytes.Equal(after, b) {
+		t.Error("--check wrote the pack")
+	}
+	os.WriteFile(cat, []byte(`{"version": 1, "family": "rigged", "entries": [{"name": "a/0", "states": [{"name": "s", "parts": [{"source": "../knight.gltf"}]}]}]}`), 0o644)
+	if code, _, stderr := run(t, "bake", cat, "-o", out); code != ExitBadInput || !strings.Contains(stderr, "leaves the catalog's folder") {
+		t.Errorf("escaping source: exit %d %s", code, stderr)
 	}
 	packMeshcheck(t, out)
 }

@@ -1,0 +1,374 @@
+package bake
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/meshcook/meshcook/formats/meshpack"
+	gltfimport "github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/mesh"
+)
+
+var skinnedFixture = filepath.Join("..", "testdata", "catalog", "skinned", "knight.gltf")
+
+// The committed fixture is what the generator writes (BAKE_WRITE_FIXTURES=1
+// rewrites it).
+func TestSkinnedFixtureUpToDate(t *testing.T) {
+	want := generateSkinnedGLTF(fixtureOptions{})
+	if os.Getenv("BAKE_WRITE_FIXTURES") == "1" {
+		if err := os.WriteFile(skinnedFixture, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(skinnedFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s is not what generateSkinnedGLTF writes (BAKE_WRITE_FIXTURES=1 go test ./bake -run Fixture)", skinnedFixture)
+	}
+}
+
+var knightCatalog = filepath.Join("..", "testdata", "catalog", "knight.json")
+
+// canonicalSubmeshes imports a source and canonicalizes each submesh the
+// way a bake must (tangents, colours and morphs dropped; normals generated
+// when missing; no tangents), independently of the bake's code path.
+func canonicalSubmeshes(t *testing.T, sc *mesh.Scene) map[string]mesh.Submesh {
+	t.Helper()
+	out := map[string]mesh.Submesh{}
+	for _, s := range sc.Submeshes {
+		s.Tangents, s.Colors, s.Morphs = nil, nil, nil
+		if _, err := mesh.Canonicalize(&s, mesh.CanonicalOptions{NoTangents: true}); err != nil {
+			t.Fatal(err)
+		}
+		out[s.Name] = s
+	}
+	return out
+}
+
+// expectVertices checks that e.Rigged[from:] starts with sub's vertices,
+// bit for bit (position, normal, UV, joints as u8, weights), with the given
+// colour role, and returns the index after them.
+func expectVertices(t *testing.T, e *meshpack.Entry, from int, sub mesh.Submesh, role uint8) int {
+	t.Helper()
+	if from+len(sub.Positions) > len(e.Rigged) {
+		t.Fatalf("%s: %d vertices from %d for %s, entry has %d", e.Name, len(sub.Positions), from, sub.Name, len(e.Rigged))
+	}
+	for k := range sub.Positions {
+		v := e.Rigged[from+k]
+		want := meshpack.RiggedVertex{Position: sub.Positions[k], Normal: sub.Normals[k], ColorRole: role}
+		if sub.UV0 != nil {
+			want.TexCoord = sub.UV0[k]
+		}
+		for j := 0; j < 4; j++ {
+			want.BoneIndices[j] = uint8(sub.Joints[k][j])
+			want.BoneWeights[j] = sub.Weights[k][j]
+		}
+		if v != want {
+			t.Fatalf("%s: vertex %d (%s vertex %d)\n got %+v\nwant %+v", e.Name, from+k, sub.Name, k, v, want)
+		}
+	}
+	return from + len(sub.Positions)
+}
+
+// influences reads a vertex's non-zero (joint, weight) pairs.
+func influences(v meshpack.RiggedVertex) influenceSet {
+	m := influenceSet{}
+	for j := 0; j < 4; j++ {
+		if v.BoneWeights[j] != 0 {
+			m[int(v.BoneIndices[j])] += v.BoneWeights[j]
+		}
+	}
+	return m
+}
+
+func sameInfluence(a, b influenceSet) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for j, w := range a {
+		if math.Abs(float64(w-b[j])) > 1e-6 {
+			return false
+		}
+	}
+	return true
+}
+
+// The knight catalog's source parts bake to rigged vertices carrying the
+// source's joints and weights: equal, vertex for vertex, to the source
+// after canonicalization, and (independently of the importer) to the
+// generator's own influence rule at every position.
+func TestBakeSourceParts(t *testing.T) {
+	b, rep, err := Bake(context.Background(), knightCatalog, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := meshpack.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := meshpack.Validate(p); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"humanoid/0/1/heroes/knight/base", "humanoid/0/1/heroes/knight/armed", "humanoid/1/1/heroes/knight/base"}
+	if p.Family != meshpack.Rigged || len(p.Entries) != len(names) {
+		t.Fatalf("%s pack with %d entries", p.Family, len(p.Entries))
+	}
+	for i, e := range p.Entries {
+		if e.Name != names[i] || rep.Entries[i].Name != names[i] {
+			t.Errorf("entry %d %q, want %q", i, e.Name, names[i])
+		}
+	}
+	sc, err := gltfimport.Load(skinnedFixture, gltfimport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := canonicalSubmeshes(t, sc)
+	body0, body1, cape := subs["Body/0"], subs["Body/1"], subs["Cape/0"]
+	if len(body1.Positions) >= 36 || body1.Normals == nil {
+		t.Fatalf("the helmet was not welded or got no normals: %d vertices", len(body1.Positions))
+	}
+
+	// base: Body/0, Body/1 (source materials 0 and 1), Cape/0 (material 7).
+	base := &p.Entries[0]
+	n := expectVertices(t, base, 0, body0, 1)
+	n = expectVertices(t, base, n, body1, 1)
+	n = expectVertices(t, base, n, cape, 2)
+	if n != len(base.Rigged) {
+		t.Errorf("base: %d vertices, sources have %d", len(base.Rigged), n)
+	}
+	tris := body0.TriangleCount() + body1.TriangleCount() + cape.TriangleCount()
+	if er := rep.Entries[0]; er.TrianglesBefore != tris || er.TrianglesAfter != tris || er.SourceTriangles != tris || er.SourceMeshes != 3 {
+		t.Errorf("base report %+v, want %d source triangles before and after", er, tris)
+	}
+	// Ranges: material 0 (Body/0), 1 (Body/1), 7 (Cape/0), in that order.
+	n0, n1, n2 := uint32(3*body0.TriangleCount()), uint32(3*body1.TriangleCount()), uint32(3*cape.TriangleCount())
+	wantRanges := []meshpack.Range{{FirstIndex: 0, IndexCount: n0}, {FirstIndex: n0, IndexCount: n1}, {FirstIndex: n0 + n1, IndexCount: n2}}
+	if !slices.Equal(base.Ranges, wantRanges) {
+		t.Errorf("base ranges %v, want %v", base.Ranges, wantRanges)
+	}
+	// The cape's triangles index its own vertices, shifted past the body's.
+	off := uint32(len(body0.Positions) + len(body1.Positions))
+	for k, x := range cape.Indices {
+		if base.Indices[wantRanges[2].FirstIndex+uint32(k)] != x+off {
+			t.Fatalf("cape index %d: %d, want %d", k, base.Indices[wantRanges[2].FirstIndex+uint32(k)], x+off)
+		}
+	}
+	// Independent of the importer: every source vertex's influences are the
+	// generator's rule at its position.
+	for k, v := range base.Rigged {
+		which := "Cape/0"
+		switch {
+		case k < len(body0.Positions):
+			which = "Body/0"
+		case k < int(off):
+			which = "Body/1"
+		}
+		if got, want := influences(v), fixtureInfluence(which, v.Position); !sameInfluence(got, want) {
+			t.Fatalf("base vertex %d (%s at %v): influences %v, want %v", k, which, v.Position, got, want)
+		}
+	}
+
+	// armed: the same source vertices, then the primitive parts on bones.
+	armed := &p.Entries[1]
+	if !slices.Equal(armed.Rigged[:len(base.Rigged)], base.Rigged) {
+		t.Error("armed does not start with base's source vertices")
+	}
+	for _, v := range armed.Rigged[len(base.Rigged):] {
+		if inf := influences(v); !sameInfluence(inf, influenceSet{3: 1}) && !sameInfluence(inf, influenceSet{0: 0.5, 1: 0.5}) {
+			t.Fatalf("armed primitive vertex with influences %v", inf)
+		}
+	}
+	if er := rep.Entries[1]; er.SourceTriangles != tris || er.TrianglesAfter >= er.TrianglesBefore || er.TrianglesAfter != len(armed.Indices)/3 {
+		t.Errorf("armed report %+v", er)
+	}
+	// LOD 1 selects one primitive by its full name.
+	lod1 := &p.Entries[2]
+	if expectVertices(t, lod1, 0, body0, 1) != len(lod1.Rigged) || len(lod1.Ranges) != 1 {
+		t.Errorf("lod 1: %d vertices, %d ranges", len(lod1.Rigged), len(lod1.Ranges))
+	}
+	if rep.SourceTriangles != 2*tris+body0.TriangleCount() {
+		t.Errorf("report counts %d source triangles", rep.SourceTriangles)
+	}
+
+	// Deterministic bytes, and the independent checker agrees.
+	again, _, err := Bake(context.Background(), knightCatalog, DefaultOptions())
+	if err != nil || !bytes.Equal(again, b) {
+		t.Fatalf("second bake differs (%v)", err)
+	}
+	meshcheckPack(t, b, len(p.Entries), rep.TrianglesAfter)
+	t.Logf("knight catalog: %d → %d triangles, %d from source meshes", rep.TrianglesBefore, rep.TrianglesAfter, rep.SourceTriangles)
+}
+
+// meshcheckPack runs tools/meshcheck.py over pack bytes and checks its
+// entry and triangle counts; skips without the script, python3 or zstd.
+func meshcheckPack(t *testing.T, pack []byte, entries, triangles int) {
+	t.Helper()
+	script := filepath.Join("..", "..", "shared", "tools", "meshcheck.py")
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("%s not present (shared tools are only on project machines)", script)
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	if _, err := exec.LookPath("zstd"); err != nil {
+		t.Skip("zstd command not found; meshcheck needs it for packs (apt-get install zstd)")
+	}
+	out := filepath.Join(t.TempDir(), "pack.rmpk")
+	if err := os.WriteFile(out, pack, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := exec.Command(py, script, "--json", out).Output()
+	var r struct {
+		OK        bool `json:"ok"`
+		Entries   int  `json:"entries"`
+		Triangles int  `json:"triangles"`
+	}
+	if json.Unmarshal(res, &r) != nil || !r.OK {
+		t.Fatalf("meshcheck: %s (%v)", res, err)
+	}
+	if r.Entries != entries || r.Triangles != triangles {
+		t.Errorf("meshcheck counts %d entries/%d triangles, want %d/%d", r.Entries, r.Triangles, entries, triangles)
+	}
+}
+
+// copyKnight puts the knight catalog and its source in a fresh folder.
+func copyKnight(t *testing.T) (dir, catalog string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "skinned"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ from, to string }{{knightCatalog, "knight.json"}, {skinnedFixture, "skinned/knight.gltf"}} {
+		b, err := os.ReadFile(f.from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, filepath.Join(dir, "knight.json")
+}
+
+// Check re-reads source files: editing one makes the entries that use it
+// differ, and only those.
+func TestCheckAfterSourceEdit(t *testing.T) {
+	dir, cat := copyKnight(t)
+	pack := filepath.Join(dir, "knight.rmpk")
+	b, _, err := Bake(context.Background(), cat, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(pack, b, 0o644)
+	res, err := Check(context.Background(), cat, pack, DefaultOptions())
+	if err != nil || !res.OK() || !res.Identical {
+		t.Fatalf("fresh pack: %+v %v", res.Diffs, err)
+	}
+	// Give the helmet (Body/1) the cloth material: the LOD 1 set, which
+	// takes Body/0 only, stays the same.
+	src := filepath.Join(dir, "skinned", "knight.gltf")
+	gltf, _ := os.ReadFile(src)
+	edited := strings.Replace(string(gltf), `"material": 1`, `"material": 0`, 1)
+	if edited == string(gltf) {
+		t.Fatal("edit did not apply")
+	}
+	os.WriteFile(src, []byte(edited), 0o644)
+	res, err = Check(context.Background(), cat, pack, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := diffNames(res); got != "humanoid/0/1/heroes/knight/base humanoid/0/1/heroes/knight/armed" {
+		t.Errorf("after editing the source: diffs %q", got)
+	}
+	// A source that disappears is an error naming the catalog and file.
+	os.Remove(src)
+	_, err = Check(context.Background(), cat, pack, DefaultOptions())
+	if err == nil || !strings.Contains(err.Error(), cat) || !strings.Contains(err.Error(), `"skinned/knight.gltf"`) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing source: %v", err)
+	}
+}
+
+// Source parts that cannot be baked are refused: at parse time for what
+// the catalog alone shows, at bake time (naming the catalog and the source
+// file) for what the file shows.
+func TestSourcePartRefusals(t *testing.T) {
+	dir, _ := copyKnight(t)
+	write := func(name string, b []byte) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("static.gltf", generateSkinnedGLTF(fixtureOptions{noSkin: true}))
+	write("many.gltf", generateSkinnedGLTF(fixtureOptions{extraJoints: MaxSourceJoints - 3}))
+	write("max.gltf", generateSkinnedGLTF(fixtureOptions{extraJoints: MaxSourceJoints - 4}))
+	outside := filepath.Join(t.TempDir(), "outside.gltf")
+	os.WriteFile(outside, generateSkinnedGLTF(fixtureOptions{}), 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, "link.gltf")); err != nil {
+		t.Fatal(err)
+	}
+	catalog := func(family, parts string) string {
+		return `{"version": 1, "family": "` + family + `", "entries": [{"name": "h/0", "states": [{"name": "s", "parts": [` + parts + `]}]}]}`
+	}
+	cases := []struct {
+		name, family, parts string
+		parse               bool // refused by ParseCatalog already
+		want                string
+	}{
+		{"escaping path", "rigged", `{"source": "../knight.gltf"}`, true, "leaves the catalog's folder"},
+		{"escaping after clean", "rigged", `{"source": "skinned/../../knight.gltf"}`, true, "leaves the catalog's folder"},
+		{"absolute path", "rigged", `{"source": "/etc/knight.gltf"}`, true, "leaves the catalog's folder"},
+		{"backslash", "rigged", `{"source": "skinned\\knight.gltf"}`, true, "leaves the catalog's folder"},
+		{"empty source", "rigged", `{"source": ""}`, true, "source is empty"},
+		{"kind", "rigged", `{"source": "knight.obj"}`, true, `unsupported kind ".obj"`},
+		{"static catalog", "static", `{"source": "skinned/knight.gltf"}`, true, `source parts need "family": "rigged"`},
+		{"primitive fields", "rigged", `{"source": "skinned/knight.gltf", "primitive": "box", "bone": 1, "scale": [1, 1, 1]}`, true, "primitive, scale, bone do not apply to a source part"},
+		{"mesh without source", "rigged", `{"primitive": "box", "bone": 0, "mesh": "Body"}`, true, "mesh applies to source parts only"},
+		{"empty mesh", "rigged", `{"source": "skinned/knight.gltf", "mesh": ""}`, true, "mesh is empty"},
+		{"role", "rigged", `{"source": "skinned/knight.gltf", "role": 256}`, true, "role 256"},
+		{"unknown field", "rigged", `{"source": "skinned/knight.gltf", "meshes": ["Body"]}`, true, `unknown field "meshes"`},
+		{"missing file", "rigged", `{"source": "skinned/nothere.gltf"}`, false, "no such file"},
+		{"symlink out", "rigged", `{"source": "link.gltf", "mesh": "Body"}`, false, "escapes"},
+		{"non-skinned file", "rigged", `{"source": "static.gltf"}`, false, "not skinned (the file has no skin)"},
+		{"static submesh", "rigged", `{"source": "skinned/knight.gltf"}`, false, `submesh "Prop/0" is not skinned`},
+		{"257 joints", "rigged", `{"source": "many.gltf", "mesh": "Body"}`, false, "skeleton has 257 joints"},
+		{"no such mesh", "rigged", `{"source": "skinned/knight.gltf", "mesh": "Helmet"}`, false, `no submesh named "Helmet" (the file has Body/0, Body/1, Cape/0, Prop/0)`},
+		{"two skeletons", "rigged", `{"source": "skinned/knight.gltf", "mesh": "Body"}, {"name": "cape", "source": "max.gltf", "mesh": "Cape"}`, false, `its skeleton (256 joints) is not the one of "skinned/knight.gltf" (4 joints)`},
+		{"bone past skeleton", "rigged", `{"primitive": "box", "name": "sword", "bone": 4}, {"source": "skinned/knight.gltf", "mesh": "Body"}`, false, `part 0 "sword": bone 4, but the skeleton of "skinned/knight.gltf" has 4 joints`},
+	}
+	for _, c := range cases {
+		src := catalog(c.family, c.parts)
+		if _, err := ParseCatalog(strings.NewReader(src)); (err != nil) != c.parse {
+			t.Errorf("%s: ParseCatalog error %v, want refused %v", c.name, err, c.parse)
+			continue
+		}
+		cat := filepath.Join(dir, "c.json")
+		write("c.json", []byte(src))
+		_, _, err := Bake(context.Background(), cat, DefaultOptions())
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), cat) {
+			t.Errorf("%s: error %v\nwant one naming %s and containing %q", c.name, err, cat, c.want)
+			continue
+		}
+		if !c.parse && (!strings.HasPrefix(err.Error(), "bake: ") || !strings.Contains(err.Error(), `.gltf"`)) {
+			t.Errorf("%s: error %v does not start with bake: or name the source", c.name, err)
+		}
+	}
+	// 256 joints is the most a rigged vertex can index, and bakes.
+	write("c.json", []byte(catalog("rigged", `{"source": "max.gltf", "mesh": "Body"}, {"primitive": "box", "bone": 255}`)))
+	if _, _, err := Bake(context.Background(), filepath.Join(dir, "c.json"), DefaultOptions()); err != nil {
+		t.Errorf("256 joints: %v", err)
+	}
+}
