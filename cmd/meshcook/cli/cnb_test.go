@@ -337,3 +337,38 @@ func TestValidateInspectCacheAndSkinned(t *testing.T) {
 		t.Errorf("truncated blob: exit %d:\n%s", code, stdout)
 	}
 }
+
+// `inspect --json` of a world blob: the field names are a contract.
+func TestInspectWorldJSONFields(t *testing.T) {
+	out := cookWorld(t)
+	code, stdout, _ := run(t, "inspect", "--json", filepath.Join(out, "data", "0"))
+	if code != ExitOK {
+		t.Fatalf("inspect exit %d", code)
+	}
+	var s map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range s {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	want := []string{"file", "kind", "kinds", "maxBlobIndex", "payloadBytes", "physicsBudget", "resources", "sceneGroups"}
+	if !reflect.DeepEqual(keys, want) {
+		t.Errorf("fields %v, want %v", keys, want)
+	}
+	var res []map[string]any
+	json.Unmarshal(s["resources"], &res)
+	if len(res) == 0 || res[0]["name"] != "levels/one/chair/0" {
+		t.Errorf("resources not by stable name: %v", res)
+	}
+	var rk []string
+	for k := range res[0] {
+		rk = append(rk, k)
+	}
+	sort.Strings(rk)
+	if want := []string{"blob", "bytes", "handle", "kind", "name", "offset"}; !reflect.DeepEqual(rk, want) {
+		t.Errorf("resource fields %v, want %v", rk, want)
+	}
+}
