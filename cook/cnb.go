@@ -79,17 +79,18 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, er
 		if err != nil {
 			return nil, nil, fmt.Errorf("submesh %d (%s): %w", i, s.Name, err)
 		}
+		dist := switchDistances(s, len(c.lods[i]), opts.LOD.Distances)
 		for k, p := range pieces {
 			var r cnbResource
 			var err error
 			if skinned {
-				r, err = skinnedResource(p, s, scene.Skeleton, opts.LOD.Distances)
+				r, err = skinnedResource(p, s, scene.Skeleton, dist)
 			} else {
 				var hf *payload.Heightfield
 				if grid != nil && i == 0 && k == 0 {
 					hf = &payload.Heightfield{Rows: uint32(grid.rows), Cols: uint32(grid.cols), Heights: grid.heights}
 				}
-				r, err = staticResource(p, s, hf, opts.LOD.Distances)
+				r, err = staticResource(p, s, hf, dist)
 			}
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", p.name, err)
@@ -287,7 +288,7 @@ func staticResource(p meshPiece, s *mesh.Submesh, hf *payload.Heightfield, dista
 		m.Vertices[j] = payloadVertex(s, int(v))
 	}
 	lo, hi := payload.Bounds(m.Vertices)
-	m.LODs = payloadLODs(p.lods, lo, hi, distances)
+	m.LODs = payloadLODs(p.lods, distances)
 	b, err := payload.Encode(m)
 	if err != nil {
 		return cnbResource{}, err
@@ -304,21 +305,45 @@ func staticResource(p meshPiece, s *mesh.Submesh, hf *payload.Heightfield, dista
 	return r, nil
 }
 
-// payloadLODs gives each reduced level its switch distance: the project's
-// when set, else payload.DefaultSwitchDistance of the piece's half AABB
-// diagonal.
-func payloadLODs(levels [][]uint16, lo, hi [3]float32, distances []float32) []payload.LOD {
+// switchDistances returns the switch distance of each of a submesh's n
+// reduced levels: the project's when set, else
+// payload.DefaultSwitchDistance of half the diagonal of the submesh's
+// LOD0 AABB. The whole submesh's box, not a chunk's, so the chunks of one
+// mesh switch together.
+func switchDistances(s *mesh.Submesh, n int, project []float32) []float32 {
+	if n == 0 {
+		return nil
+	}
+	if len(project) >= n {
+		return project[:n]
+	}
+	var lo, hi [3]float32
+	for v, p := range s.Positions {
+		for a := 0; a < 3; a++ {
+			if v == 0 || p[a] < lo[a] {
+				lo[a] = p[a]
+			}
+			if v == 0 || p[a] > hi[a] {
+				hi[a] = p[a]
+			}
+		}
+	}
+	r := payload.HalfDiagonal(lo, hi)
+	out := make([]float32, n)
+	for k := range out {
+		out[k] = payload.DefaultSwitchDistance(r, k+1)
+	}
+	return out
+}
+
+// payloadLODs pairs a piece's reduced levels with their distances.
+func payloadLODs(levels [][]uint16, distances []float32) []payload.LOD {
 	if len(levels) == 0 {
 		return nil
 	}
-	r := payload.HalfDiagonal(lo, hi)
 	out := make([]payload.LOD, len(levels))
 	for k, idx := range levels {
-		d := payload.DefaultSwitchDistance(r, k+1)
-		if k < len(distances) {
-			d = distances[k]
-		}
-		out[k] = payload.LOD{SwitchDistance: d, Indices: idx}
+		out[k] = payload.LOD{SwitchDistance: distances[k], Indices: idx}
 	}
 	return out
 }
@@ -417,12 +442,7 @@ func skinnedResource(p meshPiece, s *mesh.Submesh, sk *mesh.Skeleton, distances 
 			return cnbResource{}, err
 		}
 	}
-	plain := make([]payload.Vertex, len(m.Vertices))
-	for j := range m.Vertices {
-		plain[j] = m.Vertices[j].Vertex
-	}
-	lo, hi := payload.Bounds(plain)
-	m.LODs = payloadLODs(p.lods, lo, hi, distances)
+	m.LODs = payloadLODs(p.lods, distances)
 	b, err := payload.EncodeSkinned(m)
 	if err != nil {
 		return cnbResource{}, err

@@ -279,7 +279,11 @@ func TestHeightfieldChunkedInRowBands(t *testing.T) {
 			t.Errorf("HFLD %d×%d, want the whole %d×%d grid", m.Heightfield.Rows, m.Heightfield.Cols, n, n)
 		}
 		if len(m.LODs) == 0 {
-			t.Errorf("chunk %d has no reduced levels", k)
+			t.Fatalf("chunk %d has no reduced levels", k)
+		}
+		// Chunks switch together: distances come from the whole mesh.
+		if want := payload.DefaultSwitchDistance(payload.HalfDiagonal([3]float32{0, 0, 0}, [3]float32{259, 10, 259}), 1); m.LODs[0].SwitchDistance != want {
+			t.Errorf("chunk %d LOD1 at %g, want the whole mesh's %g", k, m.LODs[0].SwitchDistance, want)
 		}
 		band := (rows[1] - rows[0] + 1) * n
 		if len(m.Vertices) < band {
