@@ -372,3 +372,21 @@ func TestInspectWorldJSONFields(t *testing.T) {
 		t.Errorf("resource fields %v, want %v", rk, want)
 	}
 }
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]uint64{"0": 0, "4096": 4096, "2KiB": 2048, "12 MiB": 12 << 20, "1GiB": 1 << 30} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "-1", "1.5GiB", "1GB", "99999999999GiB"} {
+		if _, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) accepted", in)
+		}
+	}
+	for _, v := range []uint64{0, 1, 1023, 1024, 3 << 20, 1 << 30, 5<<30 + 1} {
+		if got, err := parseSize(formatSize(v)); err != nil || got != v {
+			t.Errorf("formatSize(%d) = %q reads back as %d, %v", v, formatSize(v), got, err)
+		}
+	}
+}
