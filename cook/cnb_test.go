@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -504,7 +505,7 @@ func TestCNBSkinnedMesh(t *testing.T) {
 	}
 
 	// Through the world: no bounds record for the skinned mesh.
-	w, err := buildWorld(nil, res, opts)
+	w, err := buildWorld(res, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,5 +514,22 @@ func TestCNBSkinnedMesh(t *testing.T) {
 	}
 	if _, err := CheckWorldImages(w.images); err != nil {
 		t.Error(err)
+	}
+}
+
+// Two resources of one kind with one stable name are bad input naming a
+// source; a material and a texture may share a name.
+func TestBuildWorldDuplicateNames(t *testing.T) {
+	mk := func(name string, kind cnb.ResourceKind, src string) cnbResource {
+		return cnbResource{name: name, kind: kind, data: []byte{1}, source: src}
+	}
+	opts := DefaultOptions()
+	if _, err := buildWorld([]cnbResource{mk("a/m", cnb.Material, "a.glb"), mk("a/m", cnb.Texture, "a.glb")}, opts); err != nil {
+		t.Errorf("material and texture sharing a name: %v", err)
+	}
+	_, err := buildWorld([]cnbResource{mk("a/m", cnb.Material, "a.glb"), mk("a/m", cnb.Material, "b/a.glb")}, opts)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "a/m") {
+		t.Errorf("duplicate material names: %v, want an InputError naming a/m", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -94,7 +95,7 @@ func (o Options) validateWorld() error {
 		}
 		prev := float32(0)
 		for _, d := range o.LOD.Distances {
-			if !(d >= prev) || math32IsInf(d) {
+			if !(d >= prev) || math.IsInf(float64(d), 0) {
 				return fmt.Errorf("lod distances %v: each must be finite, >= 0 and >= the one before", o.LOD.Distances)
 			}
 			prev = d
@@ -102,8 +103,6 @@ func (o Options) validateWorld() error {
 	}
 	return nil
 }
-
-func math32IsInf(f float32) bool { return f > 3.4028235e38 || f < -3.4028235e38 }
 
 // world is the assembled world: metadata, blob images and the lock.
 type world struct {
@@ -133,8 +132,14 @@ func writeWorld(ctx context.Context, jobs []Job, results []jobResult, opts Optio
 	if ctx.Err() != nil {
 		return
 	}
-	w, err := buildWorld(jobs, all, opts)
+	w, err := buildWorld(all, opts)
 	blob0 := path.Join(opts.OutDir, WorldDataDir, "0")
+	var ie *InputError
+	if errors.As(err, &ie) {
+		rep.Errors = append(rep.Errors, err.Error())
+		rep.InputErrors++
+		return
+	}
 	if err != nil {
 		rep.Errors = append(rep.Errors, (&OutputError{Path: blob0, Err: err}).Error())
 		rep.OutputErrors++
@@ -187,15 +192,17 @@ func writeWorld(ctx context.Context, jobs []Job, results []jobResult, opts Optio
 }
 
 // buildWorld assigns handles (per kind, by sorted stable name), scene
-// groups, blob placement and locators, and encodes every blob image.
-func buildWorld(jobs []Job, all []cnbResource, opts Options) (*world, error) {
+// groups, blob placement and locators, and encodes every blob image. Two
+// resources of one kind with one name are an *InputError naming the
+// second source.
+func buildWorld(all []cnbResource, opts Options) (*world, error) {
 	slices.SortFunc(all, func(a, b cnbResource) int {
 		return cmp.Or(cmp.Compare(a.kind, b.kind), strings.Compare(a.name, b.name))
 	})
 	for i := 1; i < len(all); i++ {
 		if a, b := all[i-1], all[i]; a.kind == b.kind && a.name == b.name {
-			return nil, fmt.Errorf("cnb: %s name %q made twice (from %s and %s); rename a source, material or image",
-				a.kind, a.name, a.source, b.source)
+			return nil, &InputError{Path: b.source, Err: fmt.Errorf("cnb: %s name %q is also made by %s; rename a source, material or image",
+				a.kind, a.name, a.source)}
 		}
 	}
 

@@ -94,7 +94,7 @@ func FuzzCheckWorldImages(f *testing.F) {
 		all = append(all, r.cnb...)
 	}
 	opts.BlobCeiling = 0 // one payload per blob: blob 0 holds metadata and the mesh
-	w, err := buildWorld(jobs, all, opts)
+	w, err := buildWorld(all, opts)
 	if err != nil {
 		f.Fatal(err)
 	}
