@@ -68,7 +68,8 @@ type LODOptions struct {
 
 // DefaultOptions returns the documented defaults: meshlets of at most 64
 // vertices and 124 triangles, cone weight 0.25; LODs at 50% and 25% of the
-// triangles with at most 1% error; one worker per CPU.
+// triangles with at most 1% error; .cnb blobs of at most 1 GiB of
+// payload; one worker per CPU.
 func DefaultOptions() Options {
 	return Options{
 		Meshlet: meshlet.DefaultOptions(),
