@@ -9,12 +9,14 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/meshcook/meshcook/formats/meshpack"
+	"github.com/meshcook/meshcook/importer/fbx"
 	gltfimport "github.com/meshcook/meshcook/importer/gltf"
 	"github.com/meshcook/meshcook/mesh"
 )
@@ -44,15 +46,15 @@ var knightCatalog = filepath.Join("..", "testdata", "catalog", "knight.json")
 // canonicalSubmeshes imports a source and canonicalizes each submesh the
 // way a bake must (tangents, colours and morphs dropped; normals generated
 // when missing; no tangents), independently of the bake's code path.
-func canonicalSubmeshes(t *testing.T, sc *mesh.Scene) map[string]mesh.Submesh {
+func canonicalSubmeshes(t *testing.T, sc *mesh.Scene) []mesh.Submesh {
 	t.Helper()
-	out := map[string]mesh.Submesh{}
+	var out []mesh.Submesh
 	for _, s := range sc.Submeshes {
 		s.Tangents, s.Colors, s.Morphs = nil, nil, nil
 		if _, err := mesh.Canonicalize(&s, mesh.CanonicalOptions{NoTangents: true}); err != nil {
 			t.Fatal(err)
 		}
-		out[s.Name] = s
+		out = append(out, s)
 	}
 	return out
 }
@@ -135,7 +137,10 @@ func TestBakeSourceParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	subs := canonicalSubmeshes(t, sc)
-	body0, body1, cape := subs["Body/0"], subs["Body/1"], subs["Cape/0"]
+	if len(subs) != 4 || subs[0].Name != "Body/0" || subs[1].Name != "Body/1" || subs[2].Name != "Cape/0" {
+		t.Fatalf("fixture submeshes %d", len(subs))
+	}
+	body0, body1, cape := subs[0], subs[1], subs[2]
 	if len(body1.Positions) >= 36 || body1.Normals == nil {
 		t.Fatalf("the helmet was not welded or got no normals: %d vertices", len(body1.Positions))
 	}
@@ -371,4 +376,89 @@ func TestSourcePartRefusals(t *testing.T) {
 	if _, _, err := Bake(context.Background(), filepath.Join(dir, "c.json"), DefaultOptions()); err != nil {
 		t.Errorf("256 joints: %v", err)
 	}
+}
+
+// Real skinned assets from the shared corpus (skipped when absent): each
+// bakes, as a source part, to rigged vertices equal to the source's after
+// canonicalization, with weights summing to 1 on joints of its skeleton.
+func TestCorpusSourceParts(t *testing.T) {
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("%s not present (the shared corpus is only on project machines)", corpus)
+	}
+	files := []struct{ entry, from string }{
+		{"cesium_man", "gltf/CesiumMan/glTF-Binary/CesiumMan.glb"},
+		{"fox", "gltf/Fox/glTF-Binary/Fox.glb"},
+		{"simple_skin", "gltf/SimpleSkin/simple_skin.gltf"},
+		{"huesitos", "fbx/assimp_skeleton/huesitos.fbx"},
+		{"animation_with_skeleton", "fbx/assimp_skeleton/animation_with_skeleton.fbx"},
+	}
+	dir := t.TempDir()
+	var entries []string
+	var present []int
+	for i, f := range files {
+		b, err := os.ReadFile(filepath.Join(corpus, filepath.FromSlash(f.from)))
+		if err != nil {
+			t.Logf("skipping %s: %v", f.from, err)
+			continue
+		}
+		// Copied beside the catalog (a source may not leave its folder).
+		os.WriteFile(filepath.Join(dir, path.Base(f.from)), b, 0o644)
+		entries = append(entries, `{"name": "corpus/0/0/`+f.entry+`", "states": [{"name": "base", "parts": [{"source": "`+path.Base(f.from)+`", "role": 1}]}]}`)
+		present = append(present, i)
+	}
+	if len(present) == 0 {
+		t.Skip("none of the skinned corpus files is present")
+	}
+	cat := filepath.Join(dir, "corpus.json")
+	os.WriteFile(cat, []byte(`{"version": 1, "family": "rigged", "entries": [`+strings.Join(entries, ", ")+`]}`), 0o644)
+	b, rep, err := Bake(context.Background(), cat, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := meshpack.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := meshpack.Validate(p); err != nil {
+		t.Fatal(err)
+	}
+	for k, i := range present {
+		name := path.Base(files[i].from)
+		var sc *mesh.Scene
+		if strings.HasSuffix(name, ".fbx") {
+			sc, err = fbx.Load(filepath.Join(dir, name), fbx.Options{})
+		} else {
+			sc, err = gltfimport.Load(filepath.Join(dir, name), gltfimport.Options{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &p.Entries[k]
+		n, tris := 0, 0
+		for _, c := range canonicalSubmeshes(t, sc) {
+			n = expectVertices(t, e, n, c, 1)
+			tris += c.TriangleCount()
+		}
+		if n != len(e.Rigged) || rep.Entries[k].SourceTriangles != tris || len(e.Indices) != 3*tris {
+			t.Errorf("%s: %d vertices / %d triangles, sources %d / %d", e.Name, len(e.Rigged), len(e.Indices)/3, n, tris)
+		}
+		for _, v := range e.Rigged {
+			var sum float32
+			for j, w := range v.BoneWeights {
+				sum += w
+				if w > 0 && int(v.BoneIndices[j]) >= len(sc.Skeleton.Joints) {
+					t.Fatalf("%s: joint %d of %d", e.Name, v.BoneIndices[j], len(sc.Skeleton.Joints))
+				}
+			}
+			if math.Abs(float64(sum)-1) > 1e-5 {
+				t.Fatalf("%s: weights sum to %v", e.Name, sum)
+			}
+		}
+		t.Logf("%s: %d joints, %d vertices, %d triangles", e.Name, len(sc.Skeleton.Joints), len(e.Rigged), tris)
+	}
+	if again, _, err := Bake(context.Background(), cat, DefaultOptions()); err != nil || !bytes.Equal(again, b) {
+		t.Errorf("second bake differs (%v)", err)
+	}
+	meshcheckPack(t, b, len(p.Entries), rep.TrianglesAfter)
 }
