@@ -74,7 +74,7 @@ Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input, 4 output error.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.AddCommand(newCookCmd(stdout, stderr), newValidateCmd(stdout), newInspectCmd(stdout), newVersionCmd(stdout), newRefreshCmd(stdout, stderr), newBakeCmd(stdout, stderr), newImportCmd(stdout, stderr))
+	root.AddCommand(newCookCmd(stdout, stderr), newValidateCmd(stdout), newInspectCmd(stdout), newVersionCmd(stdout), newRefreshCmd(stdout, stderr), newBakeCmd(stdout, stderr), newImportCmd(stdout, stderr), newPlanCmd(stdout, stderr))
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	return root
 }
