@@ -73,6 +73,11 @@ type Report struct {
 	MaxBound        float64 `json:"max_bound"`
 	LimitedParts    int     `json:"limited_parts"`
 	SourceTriangles int     `json:"source_triangles"`
+	// Sources lists the files source parts read, '/'-separated and
+	// relative to the catalog's folder, each once, in the order first
+	// read (a glTF's external buffers included): with the catalog, what
+	// the pack depends on.
+	Sources []string `json:"sources"`
 }
 
 // Bake reads the catalog at path and returns the pack file bytes (one zstd
@@ -146,6 +151,7 @@ func BakeCatalog(ctx context.Context, c *Catalog, opts Options) (*meshpack.Pack,
 			rep.MaxBound = math.Max(rep.MaxBound, er.maxBound)
 		}
 	}
+	rep.Sources = append([]string{}, src.files...)
 	if rep.TrianglesAfter > 0 {
 		rep.Reduction = float64(rep.TrianglesBefore) / float64(rep.TrianglesAfter)
 	}

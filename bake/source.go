@@ -134,10 +134,22 @@ type sources struct {
 	root   *os.Root
 	loaded map[string]*source
 	failed map[string]error
+	// files lists every file read, '/'-separated and relative to the
+	// catalog's folder, each once, in the order first read: the sources
+	// and the files they refer to (a glTF's external buffers).
+	files []string
+	seen  map[string]bool
 }
 
 func newSources(catalogPath string) *sources {
-	return &sources{dir: filepath.Dir(catalogPath), loaded: map[string]*source{}, failed: map[string]error{}}
+	return &sources{dir: filepath.Dir(catalogPath), loaded: map[string]*source{}, failed: map[string]error{}, seen: map[string]bool{}}
+}
+
+func (s *sources) read(rel string) {
+	if !s.seen[rel] {
+		s.seen[rel] = true
+		s.files = append(s.files, rel)
+	}
 }
 
 func (s *sources) close() {
@@ -193,6 +205,10 @@ func (s *sources) load(rel string) (*source, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	s.read(rel)
+	for _, f := range sc.Files {
+		s.read(path.Join(path.Dir(rel), f))
 	}
 	if sc.Skeleton == nil {
 		return nil, fmt.Errorf("not skinned (the file has no skin); a rigged catalog needs skinned sources")

@@ -3,6 +3,7 @@ package bake
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -461,4 +462,40 @@ func TestCorpusSourceParts(t *testing.T) {
 		t.Errorf("second bake differs (%v)", err)
 	}
 	meshcheckPack(t, b, len(p.Entries), rep.TrianglesAfter)
+}
+
+// The report lists the files a bake read besides the catalog: each source
+// once, with a glTF's external buffer, relative to the catalog's folder.
+// Moving the buffer out of the file changes nothing in the pack.
+func TestReportSources(t *testing.T) {
+	dir, cat := copyKnight(t)
+	embedded, rep, err := Bake(context.Background(), cat, DefaultOptions())
+	if err != nil || !slices.Equal(rep.Sources, []string{"skinned/knight.gltf"}) {
+		t.Fatalf("sources %q (%v)", rep.Sources, err)
+	}
+	src := filepath.Join(dir, "skinned", "knight.gltf")
+	var doc map[string]any
+	b, _ := os.ReadFile(src)
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	buf := doc["buffers"].([]any)[0].(map[string]any)
+	data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(buf["uri"].(string), "data:application/octet-stream;base64,"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "skinned", "knight.bin"), data, 0o644)
+	buf["uri"] = "knight.bin"
+	b, _ = json.Marshal(doc)
+	os.WriteFile(src, b, 0o644)
+	external, rep, err := Bake(context.Background(), cat, DefaultOptions())
+	if err != nil || !slices.Equal(rep.Sources, []string{"skinned/knight.gltf", "skinned/knight.bin"}) {
+		t.Fatalf("sources %q (%v)", rep.Sources, err)
+	}
+	if !bytes.Equal(embedded, external) {
+		t.Error("an external buffer bakes differently from the embedded one")
+	}
+	if _, rep, _ := Bake(context.Background(), example, DefaultOptions()); rep.Sources == nil || len(rep.Sources) != 0 {
+		t.Errorf("static catalog sources %#v, want empty", rep.Sources)
+	}
 }

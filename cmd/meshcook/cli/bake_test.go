@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -148,7 +149,7 @@ func TestBakeJSONFields(t *testing.T) {
 	}
 	got := strings.Join(append(append(keys(top), keys(rep)...), keys(entries[0])...), " ")
 	want := "changed output report " +
-		"entries family limited_parts max_bound reduction source_triangles tolerance triangles_after triangles_before " +
+		"entries family limited_parts max_bound reduction source_triangles sources tolerance triangles_after triangles_before " +
 		"limited_parts name parts source_meshes source_triangles triangles_after triangles_before vertices"
 	if got != want {
 		t.Errorf("JSON fields\n got %s\nwant %s", got, want)
@@ -242,7 +243,8 @@ func TestBakeSourceParts(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	var res bakeJSON
-	if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Report.SourceTriangles == 0 || res.Report.Family != "rigged" {
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Report.SourceTriangles == 0 || res.Report.Family != "rigged" ||
+		!slices.Equal(res.Report.Sources, []string{"skinned/knight.gltf"}) {
 		t.Fatalf("report %+v (%v)", res.Report, err)
 	}
 	b, _ := os.ReadFile(out)
