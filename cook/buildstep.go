@@ -134,9 +134,8 @@ func storeJob(job Job, opts Options, order int, base string, res *jobResult) {
 	c.put(cnb.CachePayload, fullKey(base, res.deps, contents), rb, order)
 }
 
-// commitOutput writes f under OutDir (writeOutput), first removing temp
-// files a killed cook left for it; with Check it writes nothing and reports
-// Changed when the file on disk is missing or differs.
+// commitOutput writes f under OutDir (writeOutput); with Check it writes
+// nothing and reports Changed when the file on disk is missing or differs.
 func (o Options) commitOutput(f outputFile) (OutputReport, error) {
 	dst := filepath.Join(o.OutDir, filepath.FromSlash(f.name))
 	if o.Check {
@@ -145,37 +144,49 @@ func (o Options) commitOutput(f outputFile) (OutputReport, error) {
 		rep.Changed = err != nil || !bytes.Equal(old, f.data)
 		return rep, nil
 	}
-	if old, err := os.ReadFile(dst); err != nil || !bytes.Equal(old, f.data) {
-		removeTemps(dst)
-	}
 	return writeOutput(o.OutDir, f)
 }
 
-// removeTemps removes the temp files writeAtomic makes for dst
-// (".<base>.tmp-<digits>"): only a cook killed between creating and
-// renaming one leaves it, and the next cook that writes dst removes it.
-func removeTemps(dst string) {
-	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(dst), "."+globEscape(filepath.Base(dst))+".tmp-*"))
-	for _, m := range matches {
-		if isTempName(filepath.Base(m)) {
-			os.Remove(m)
-		}
-	}
-}
-
-// isTempName reports whether name is ".<x>.tmp-<digits>".
-func isTempName(name string) bool {
+// tempTarget returns x for a temp file name ".<x>.tmp-<digits>" (what
+// writeAtomic creates for x), or "" for any other name.
+func tempTarget(name string) string {
 	i := strings.LastIndex(name, ".tmp-")
-	if !strings.HasPrefix(name, ".") || i < 1 {
-		return false
+	if !strings.HasPrefix(name, ".") || i < 2 {
+		return ""
 	}
 	d := name[i+len(".tmp-"):]
-	return d != "" && strings.Trim(d, "0123456789") == ""
+	if d == "" || strings.Trim(d, "0123456789") != "" {
+		return ""
+	}
+	return name[1:i]
 }
 
-func globEscape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
-	return r.Replace(s)
+// removeStaleTemps removes the temp files a killed cook left for outputs
+// this cook produced: only a cook killed between creating and renaming one
+// leaves it, and the next cook that produces the same output removes it,
+// whether or not it had to rewrite the output. Other files, and temp files
+// of outputs this cook did not produce (a concurrent cook's), are left
+// alone. One directory read per output folder.
+func removeStaleTemps(outputs []OutputReport) {
+	produced := map[string]bool{}
+	var dirs []string
+	for _, o := range outputs {
+		produced[o.Path] = true
+		if d := filepath.Dir(o.Path); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if x := tempTarget(e.Name()); x != "" && produced[filepath.Join(d, x)] {
+				os.Remove(filepath.Join(d, e.Name()))
+			}
+		}
+	}
 }
 
 // finishRun fills the report's build-step figures once every job and the
@@ -197,6 +208,8 @@ func finishRun(jobs []Job, results []jobResult, opts Options, rep *Report) {
 	}
 	if opts.Check {
 		rep.Check = checkDiffs(opts, rep)
+	} else {
+		removeStaleTemps(rep.Outputs)
 	}
 	if opts.Cache != nil && !opts.Check {
 		rep.Warnings = append(rep.Warnings, opts.Cache.Flush()...)
@@ -257,7 +270,7 @@ func checkDiffs(opts Options, rep *Report) []CheckDiff {
 			}
 			return nil
 		}
-		if isTempName(d.Name()) {
+		if tempTarget(d.Name()) != "" {
 			return nil
 		}
 		rel, err := filepath.Rel(opts.OutDir, p)

@@ -502,13 +502,17 @@ func TestCheckListsDifferences(t *testing.T) {
 	if !reflect.DeepEqual(before, treeState(t, out)) || rep.BytesWritten != 0 {
 		t.Error("check wrote to the output folder")
 	}
-	// A real cook repairs the outputs and removes the killed cook's temp
-	// file once it rewrites that output.
+	// A real cook repairs the outputs and removes the temp files a killed
+	// cook left for outputs it produces, and only those.
 	writeFile(t, filepath.Join(out, ".strips.hmesh.tmp-99"), []byte("x"))
+	writeFile(t, filepath.Join(out, ".other.hmesh.tmp-98"), []byte("x"))
 	cookWith(t, src, out, "", nil)
-	if _, err := os.Stat(filepath.Join(out, ".strips.hmesh.tmp-99")); err == nil {
-		t.Error("stale temp file of a rewritten output left behind")
+	for name, want := range map[string]bool{".strips.hmesh.tmp-99": false, ".terrain.hmesh.tmp-123": false, ".other.hmesh.tmp-98": true} {
+		if _, err := os.Stat(filepath.Join(out, name)); (err == nil) != want {
+			t.Errorf("%s: exists = %v after the cook, want %v", name, err == nil, want)
+		}
 	}
+	os.Remove(filepath.Join(out, ".other.hmesh.tmp-98"))
 	rep = cookWith(t, src, out, "", func(o *Options) { o.Check = true })
 	if want := []CheckDiff{{"old/gone.hmesh", CheckStale}}; !reflect.DeepEqual(rep.Check, want) {
 		t.Errorf("after the cook, check = %v, want %v", rep.Check, want)
