@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io/fs"
 	"math"
 	"os"
@@ -24,11 +25,13 @@ import (
 
 var skinnedFixture = filepath.Join("..", "testdata", "catalog", "skinned", "knight.gltf")
 
-// The committed fixture is what the generator writes (BAKE_WRITE_FIXTURES=1
-// rewrites it).
+var update = flag.Bool("update", false, "rewrite testdata/catalog/skinned/knight.gltf from its generator")
+
+// The committed fixture is what the generator writes (go test ./bake -run
+// Fixture -update rewrites it).
 func TestSkinnedFixtureUpToDate(t *testing.T) {
 	want := generateSkinnedGLTF(fixtureOptions{})
-	if os.Getenv("BAKE_WRITE_FIXTURES") == "1" {
+	if *update {
 		if err := os.WriteFile(skinnedFixture, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +41,7 @@ func TestSkinnedFixtureUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is not what generateSkinnedGLTF writes (BAKE_WRITE_FIXTURES=1 go test ./bake -run Fixture)", skinnedFixture)
+		t.Fatalf("%s is not what generateSkinnedGLTF writes (go test ./bake -run Fixture -update)", skinnedFixture)
 	}
 }
 
@@ -206,6 +209,11 @@ func TestBakeSourceParts(t *testing.T) {
 	}
 	if rep.SourceTriangles != 2*tris+body0.TriangleCount() {
 		t.Errorf("report counts %d source triangles", rep.SourceTriangles)
+	}
+	// Pinned (docs/catalog.md quotes them): a change is a change to the
+	// fixture, the canonicalization or tessellation.
+	if rep.TrianglesBefore != 3468 || rep.TrianglesAfter != 1284 || rep.SourceTriangles != 192 {
+		t.Errorf("knight catalog: %d → %d triangles, %d from sources; pinned 3468 → 1284, 192", rep.TrianglesBefore, rep.TrianglesAfter, rep.SourceTriangles)
 	}
 
 	// Deterministic bytes, and the independent checker agrees.
@@ -497,5 +505,124 @@ func TestReportSources(t *testing.T) {
 	}
 	if _, rep, _ := Bake(context.Background(), example, DefaultOptions()); rep.Sources == nil || len(rep.Sources) != 0 {
 		t.Errorf("static catalog sources %#v, want empty", rep.Sources)
+	}
+}
+
+// flagFBX is a hand-written ASCII FBX 7.4 (metres: UnitScaleFactor 100):
+// a 2×1 m flag of two quads, control points at x ∈ {0, 1, 2}, y ∈ {0, 1},
+// skinned to bones Root (at the origin) and Tip (x = 2, child of Root)
+// with weights Root 1 − x/2, Tip x/2 (zero weights left out).
+const flagFBX = `; FBX 7.4.0 project file
+FBXHeaderExtension:  {
+	FBXHeaderVersion: 1003
+	FBXVersion: 7400
+}
+GlobalSettings:  {
+	Version: 1000
+	Properties70:  {
+		P: "UnitScaleFactor", "double", "Number", "", 100
+	}
+}
+Objects:  {
+	Geometry: 100, "Geometry::Flag", "Mesh" {
+		Vertices: *18 {
+			a: 0,0,0,1,0,0,2,0,0,0,1,0,1,1,0,2,1,0
+		}
+		PolygonVertexIndex: *8 {
+			a: 0,1,4,-4,1,2,5,-5
+		}
+	}
+	Model: 200, "Model::Flag", "Mesh" {
+		Version: 232
+	}
+	Model: 201, "Model::Root", "LimbNode" {
+		Version: 232
+	}
+	Model: 202, "Model::Tip", "LimbNode" {
+		Version: 232
+		Properties70:  {
+			P: "Lcl Translation", "Lcl Translation", "", "A", 2, 0, 0
+		}
+	}
+	Deformer: 300, "Deformer::Skin", "Skin"
+	Deformer: 310, "SubDeformer::Root", "Cluster" {
+		Indexes: *4 {
+			a: 0,1,3,4
+		}
+		Weights: *4 {
+			a: 1,0.5,1,0.5
+		}
+		Transform: *16 {
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
+		}
+		TransformLink: *16 {
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
+		}
+	}
+	Deformer: 311, "SubDeformer::Tip", "Cluster" {
+		Indexes: *4 {
+			a: 1,2,4,5
+		}
+		Weights: *4 {
+			a: 0.5,1,0.5,1
+		}
+		Transform: *16 {
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,-2,0,0,1
+		}
+		TransformLink: *16 {
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,2,0,0,1
+		}
+	}
+}
+Connections:  {
+	C: "OO", 200, 0
+	C: "OO", 100, 200
+	C: "OO", 201, 0
+	C: "OO", 202, 201
+	C: "OO", 300, 100
+	C: "OO", 310, 300
+	C: "OO", 201, 310
+	C: "OO", 311, 300
+	C: "OO", 202, 311
+}
+`
+
+// An FBX source part: its control points' cluster weights arrive on the
+// welded vertices (one per control point) by the generator's rule, next
+// to a primitive part on the Tip bone.
+func TestFBXSourcePart(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "flag.fbx"), []byte(flagFBX), 0o644)
+	cat := filepath.Join(dir, "flag.json")
+	os.WriteFile(cat, []byte(`{"version": 1, "family": "rigged", "entries": [{"name": "banner/0", "states": [{"name": "s", "parts": [
+		{"source": "flag.fbx", "mesh": "Flag", "role": 5},
+		{"primitive": "sphere", "translate": [2, 1, 0], "scale": [0.1, 0.1, 0.1], "bone": 1}]}]}]}`), 0o644)
+	b, rep, err := Bake(context.Background(), cat, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := meshpack.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &p.Entries[0]
+	if rep.Entries[0].SourceTriangles != 4 || rep.Entries[0].SourceMeshes != 1 {
+		t.Fatalf("report %+v", rep.Entries[0])
+	}
+	seen := map[[2]float32]bool{}
+	for k := 0; k < 6; k++ {
+		v := e.Rigged[k]
+		x := v.Position[0]
+		want := nonZero(influenceSet{0: 1 - x/2, 1: x/2})
+		if got := influences(v); !sameInfluence(got, want) || v.ColorRole != 5 || v.Normal != [3]float32{0, 0, 1} {
+			t.Fatalf("vertex %d at %v: influences %v role %d normal %v, want %v, 5, +Z", k, v.Position, got, v.ColorRole, v.Normal, want)
+		}
+		seen[[2]float32{x, v.Position[1]}] = true
+	}
+	if len(seen) != 6 || !sameInfluence(influences(e.Rigged[6]), influenceSet{1: 1}) {
+		t.Errorf("%d distinct flag vertices; vertex 6 %+v", len(seen), e.Rigged[6])
+	}
+	if !slices.Equal(rep.Sources, []string{"flag.fbx"}) {
+		t.Errorf("sources %q", rep.Sources)
 	}
 }
