@@ -613,7 +613,7 @@ func TestFBXSourcePart(t *testing.T) {
 	for k := 0; k < 6; k++ {
 		v := e.Rigged[k]
 		x := v.Position[0]
-		want := nonZero(influenceSet{0: 1 - x/2, 1: x/2})
+		want := nonZero(influenceSet{0: 1 - x/2, 1: x / 2})
 		if got := influences(v); !sameInfluence(got, want) || v.ColorRole != 5 || v.Normal != [3]float32{0, 0, 1} {
 			t.Fatalf("vertex %d at %v: influences %v role %d normal %v, want %v, 5, +Z", k, v.Position, got, v.ColorRole, v.Normal, want)
 		}
