@@ -171,70 +171,27 @@ type mergeReport struct {
 // part's own joints and weights. Errors start with the mesh's name (the
 // caller adds "bake: " and the catalog path).
 func merge(family meshpack.Family, name string, parts []Part, opts Options, srcs *sources) (meshpack.Entry, mergeReport, error) {
-	rep := mergeReport{EntryReport: EntryReport{Name: name, Parts: len(parts)}}
-	e := meshpack.Entry{Name: name}
-	byMaterial := map[int][]uint32{}
-	var positions []mesh.Vec3
-	// skeleton is the joint names of the first source part: every source
-	// in one mesh must share it, and primitive parts' bones must index it.
-	var skeleton []string
-	skeletonFrom := ""
+	m := &merger{
+		rep:        mergeReport{EntryReport: EntryReport{Name: name, Parts: len(parts)}},
+		e:          meshpack.Entry{Name: name},
+		byMaterial: map[int][]uint32{},
+		srcs:       srcs,
+	}
+	rep, e, byMaterial := &m.rep, &m.e, m.byMaterial
 	for i, part := range parts {
 		if part.Source != nil {
-			ref := part.Source
-			src, err := srcs.get(ref)
-			if err == nil {
-				if skeleton == nil {
-					skeleton, skeletonFrom = src.joints, ref.Path
-				} else if !sameSkeleton(skeleton, src.joints) {
-					err = fmt.Errorf("its skeleton (%d joints) is not the one of %q (%d joints): one mesh rides on one skeleton", len(src.joints), skeletonFrom, len(skeleton))
-				}
-			}
-			var subs []*mesh.Submesh
-			if err == nil {
-				subs, err = src.selected(ref)
-			}
-			for _, sub := range subs {
-				if err != nil {
-					break
-				}
-				var id int
-				if id, err = sourceMaterial(ref, &part, sub); err != nil {
-					break
-				}
-				var vs []meshpack.RiggedVertex
-				if vs, err = riggedVertices(sub, part.Role); err != nil {
-					break
-				}
-				base := uint32(len(positions))
-				if uint64(base)+uint64(len(vs)) > math.MaxUint32 {
-					return e, rep, fmt.Errorf("%s: more than 2^32 vertices", name)
-				}
-				e.Rigged = append(e.Rigged, vs...)
-				positions = append(positions, sub.Positions...)
-				idx := byMaterial[id]
-				for _, x := range sub.Indices {
-					idx = append(idx, base+x)
-				}
-				byMaterial[id] = idx
-				n := sub.TriangleCount()
-				rep.TrianglesBefore += n
-				rep.TrianglesAfter += n
-				rep.SourceTriangles += n
-				rep.SourceMeshes++
-			}
-			if err != nil {
-				return e, rep, fmt.Errorf("%s: %s: source %q: %w", name, partLabel(i, part.Name), ref.Path, err)
+			if err := m.addSource(&part); err != nil {
+				return *e, *rep, fmt.Errorf("%s: %s: source %q: %w", name, partLabel(i, part.Name), part.Source.Path, err)
 			}
 			continue
 		}
 		res, err := tessellate.Tessellate(part.Shape, tessellate.Options{Tolerance: opts.Tolerance})
 		if err != nil {
-			return e, rep, fmt.Errorf("%s: %s: %w", name, partLabel(i, part.Name), err)
+			return *e, *rep, fmt.Errorf("%s: %s: %w", name, partLabel(i, part.Name), err)
 		}
 		before, err := tessellate.TessellateAt(part.Shape, part.Shape.Segments)
 		if err != nil {
-			return e, rep, fmt.Errorf("%s: %s: %w", name, partLabel(i, part.Name), err)
+			return *e, *rep, fmt.Errorf("%s: %s: %w", name, partLabel(i, part.Name), err)
 		}
 		rep.TrianglesBefore += before.TriangleCount()
 		rep.TrianglesAfter += res.TriangleCount()
@@ -242,9 +199,9 @@ func merge(family meshpack.Family, name string, parts []Part, opts Options, srcs
 		if res.Limited {
 			rep.LimitedParts++
 		}
-		base := uint32(len(positions))
+		base := uint32(len(m.positions))
 		if uint64(base)+uint64(len(res.Positions)) > math.MaxUint32 {
-			return e, rep, fmt.Errorf("%s: more than 2^32 vertices", name)
+			return *e, *rep, fmt.Errorf("%s: more than 2^32 vertices", name)
 		}
 		timber := float32(0)
 		if part.Shape.Timber {
@@ -270,18 +227,18 @@ func merge(family meshpack.Family, name string, parts []Part, opts Options, srcs
 				Material: [4]float32{float32(part.Material), float32(part.Palette), timber, 0},
 			})
 		}
-		positions = append(positions, res.Positions...)
+		m.positions = append(m.positions, res.Positions...)
 		idx := byMaterial[part.Material]
 		for _, x := range res.Indices {
 			idx = append(idx, base+x)
 		}
 		byMaterial[part.Material] = idx
 	}
-	if skeleton != nil {
+	if m.skeleton != nil {
 		for i, part := range parts {
 			for j, b := range part.Bones {
-				if part.Source == nil && part.Weights[j] > 0 && int(b) >= len(skeleton) {
-					return e, rep, fmt.Errorf("%s: %s: bone %d, but the skeleton of %q has %d joints", name, partLabel(i, part.Name), b, skeletonFrom, len(skeleton))
+				if part.Source == nil && part.Weights[j] > 0 && int(b) >= len(m.skeleton) {
+					return *e, *rep, fmt.Errorf("%s: %s: bone %d, but the skeleton of %q has %d joints", name, partLabel(i, part.Name), b, m.skeletonFrom, len(m.skeleton))
 				}
 			}
 		}
@@ -299,10 +256,71 @@ func merge(family meshpack.Family, name string, parts []Part, opts Options, srcs
 		e.Ranges = append(e.Ranges, meshpack.Range{FirstIndex: uint32(len(e.Indices)), IndexCount: uint32(len(idx))})
 		e.Indices = append(e.Indices, idx...)
 	}
-	c, r := mesh.BoundingSphere(positions, nil)
+	c, r := mesh.BoundingSphere(m.positions, nil)
 	e.Bounds = meshpack.Sphere{Center: c, Radius: r}
-	rep.Vertices = len(positions)
-	return e, rep, nil
+	rep.Vertices = len(m.positions)
+	return *e, *rep, nil
+}
+
+// merger is one mesh being merged.
+type merger struct {
+	rep        mergeReport
+	e          meshpack.Entry
+	positions  []mesh.Vec3
+	byMaterial map[int][]uint32 // material id → its triangles' merged indices
+	srcs       *sources
+	// skeleton is the joint names of the first source part and
+	// skeletonFrom its file: every source in one mesh must share it, and
+	// primitive parts' bones must index it.
+	skeleton     []string
+	skeletonFrom string
+}
+
+// addSource appends a source part's selected submeshes: their vertices
+// with their own joints and weights, their triangles to their material's.
+func (m *merger) addSource(part *Part) error {
+	ref := part.Source
+	src, err := m.srcs.get(ref)
+	if err != nil {
+		return err
+	}
+	if m.skeleton == nil {
+		m.skeleton, m.skeletonFrom = src.joints, ref.Path
+	} else if !slices.Equal(m.skeleton, src.joints) {
+		return fmt.Errorf("its skeleton (%d joints) is not the one of %q (%d joints): one mesh rides on one skeleton",
+			len(src.joints), m.skeletonFrom, len(m.skeleton))
+	}
+	subs, err := src.selected(ref)
+	if err != nil {
+		return err
+	}
+	for _, sub := range subs {
+		id, err := sourceMaterial(ref, part, sub)
+		if err != nil {
+			return err
+		}
+		vs, err := riggedVertices(sub, part.Role)
+		if err != nil {
+			return err
+		}
+		base := uint32(len(m.positions))
+		if uint64(base)+uint64(len(vs)) > math.MaxUint32 {
+			return fmt.Errorf("more than 2^32 vertices")
+		}
+		m.e.Rigged = append(m.e.Rigged, vs...)
+		m.positions = append(m.positions, sub.Positions...)
+		idx := m.byMaterial[id]
+		for _, x := range sub.Indices {
+			idx = append(idx, base+x)
+		}
+		m.byMaterial[id] = idx
+		n := sub.TriangleCount()
+		m.rep.TrianglesBefore += n
+		m.rep.TrianglesAfter += n
+		m.rep.SourceTriangles += n
+		m.rep.SourceMeshes++
+	}
+	return nil
 }
 
 // partLabel names part i of a state in errors: `part 3 "roof"`, or

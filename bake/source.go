@@ -14,7 +14,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/meshcook/meshcook/formats/meshpack"
@@ -326,7 +325,3 @@ func finite(xs ...float32) bool {
 	}
 	return true
 }
-
-// sameSkeleton is the check that every source in one mesh shares a
-// skeleton: the same joint names in the same order.
-func sameSkeleton(a, b []string) bool { return slices.Equal(a, b) }
