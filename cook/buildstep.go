@@ -211,10 +211,12 @@ func finishRun(jobs []Job, results []jobResult, opts Options, rep *Report) {
 	} else {
 		removeStaleTemps(rep.Outputs)
 	}
-	if opts.Cache != nil && !opts.Check {
-		rep.Warnings = append(rep.Warnings, opts.Cache.Flush()...)
-	} else if opts.Cache != nil {
+	if opts.Cache != nil {
+		if !opts.Check {
+			rep.Warnings = append(rep.Warnings, opts.Cache.Flush()...)
+		}
 		rep.Warnings = append(rep.Warnings, opts.Cache.takeWarnings()...)
+		opts.Cache.release()
 	}
 	// Inputs of each output: its job's source and dependencies; world
 	// outputs read every job's.

@@ -105,7 +105,8 @@ type segment struct {
 	path    string
 	payload []byte
 	meta    *cnb.CacheMeta
-	bad     bool // did not parse, or another toolchain: removed at compaction
+	bad     bool   // did not parse, or another toolchain: removed at compaction
+	release func() // unmaps the segment (mapFile)
 }
 
 // OpenCache reads every segment under dir (a missing folder is an empty
@@ -133,10 +134,13 @@ func OpenCache(dir string, maxBytes int64, toolchain string) (*Cache, error) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		s := &segment{seq: seq, path: p}
-		b, err := os.ReadFile(p)
+		s := &segment{seq: seq, path: p, release: func() {}}
+		b, release, err := mapFile(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // compacted away by another cook
+		}
+		if err == nil {
+			s.release = release
 		}
 		if err == nil {
 			s.meta, s.payload, err = cnb.ParseCache(b)
@@ -213,6 +217,19 @@ func (c *Cache) warn(format string, args ...any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+}
+
+// release unmaps every segment; the cache must not be used afterwards.
+// Entries handed out by get must not be used either (decodeRecord copies).
+func (c *Cache) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.segs {
+		s.release()
+		s.release = func() {}
+		s.payload, s.meta, s.bad = nil, nil, true
+	}
+	c.index = map[entryID]entryLoc{}
 }
 
 // takeWarnings returns and clears the warnings gathered so far.
@@ -352,8 +369,12 @@ func (c *Cache) lookupLocked(id entryID) ([]byte, bool) {
 // writeSegment encodes ents as one segment and links it under the next
 // free seq.
 func (c *Cache) writeSegment(ents []liveEntry) (string, error) {
-	meta := &cnb.CacheMeta{Toolchain: c.toolchain}
-	var payload []byte
+	meta := &cnb.CacheMeta{Toolchain: c.toolchain, Entries: make([]cnb.CacheEntry, 0, len(ents))}
+	n := 0
+	for _, e := range ents {
+		n += len(e.data)
+	}
+	payload := make([]byte, 0, n)
 	for _, e := range ents {
 		meta.Entries = append(meta.Entries, cnb.CacheEntry{Kind: e.id.kind, Key: e.id.key, Offset: uint64(len(payload)), Len: uint64(len(e.data))})
 		payload = append(payload, e.data...)

@@ -39,7 +39,8 @@ type Options struct {
 	// resources only one scene's sources produce go to that scene's group.
 	Scenes []SceneSpec
 	// Cache, when set, serves unchanged jobs from an incremental cache and
-	// keeps what cooked (buildstep.go; Run flushes it).
+	// keeps what cooked (buildstep.go). Run flushes and closes it: open one
+	// per Run.
 	Cache *Cache
 	// Check cooks into memory and compares with OutDir instead of writing:
 	// Report.Check lists what differs.
