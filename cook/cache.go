@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,12 +35,16 @@ import (
 //
 // Recency, eviction and compaction (deterministic): an entry's recency is
 // its segment's seq, and inside a segment its position (earlier = more
-// recent). When a cook leaves more than maxSegments segments or more than
-// the cap's bytes, it merges every live entry into one new segment: first
-// the entries this cook used (hit or added), in job order, then the rest by
-// recency; it keeps that order and drops the tail once the running payload
-// size passes the cap (the least recently used go first). Segments that
-// failed to parse or were written by another toolchain are removed then.
+// recent). A cook whose segments would pass the cap's bytes merges every
+// live entry into one new segment: first the entries this cook used (hit
+// or added), in job order, then the rest by recency; it keeps that order
+// and drops the tail once the running payload size passes 3/4 of the cap
+// (the least recently used go first). A cook that would leave more than
+// maxSegments segments merges only those smaller than an eighth of the
+// cache (with what it added), in the same order, so a cold build that adds
+// a segment per asset does not rewrite the whole cache again and again.
+// Segments that failed to parse or were written by another toolchain are
+// removed by the next cook that writes.
 //
 // Concurrency: several cooks may share a folder (Ninja runs one per asset).
 // A segment is written to a temp file and hard-linked to its final name,
@@ -272,11 +277,28 @@ func (c *Cache) Flush() []string {
 	for _, b := range c.added {
 		added += int64(len(b))
 	}
-	needCompact := len(c.segs)+min(len(c.added), 1) > maxSegments || total+added > c.max ||
-		(len(c.added) > 0 && good < len(c.segs))
+	var bad []*segment
+	for _, s := range c.segs {
+		if s.bad {
+			bad = append(bad, s)
+		}
+	}
 	switch {
-	case needCompact:
-		c.compact()
+	case total+added > c.max:
+		// Full compaction: evict down to 3/4 of the cap, so the next few
+		// cooks do not each rewrite the whole cache.
+		c.compact(c.segs, c.max/4*3)
+	case len(c.segs)+min(len(c.added), 1) > maxSegments || (len(c.added) > 0 && len(bad) > 0):
+		// Minor compaction: merge the segments smaller than an eighth of
+		// the cache (and the bad ones) with what this cook added; big
+		// segments stay, so merging costs about the size of what is new.
+		var merge []*segment
+		for _, s := range c.segs {
+			if s.bad || int64(len(s.payload)) < total/8 {
+				merge = append(merge, s)
+			}
+		}
+		c.compact(merge, math.MaxInt64)
 	case len(c.added) > 0:
 		ids := make([]entryID, 0, len(c.added))
 		for id := range c.added {
@@ -300,9 +322,26 @@ func compareID(a, b entryID) int {
 	return cmp.Or(cmp.Compare(a.kind, b.kind), strings.Compare(a.key, b.key))
 }
 
-// compact merges every live entry into one segment in eviction order and
-// drops the least recently used past the cap (see the file comment).
-func (c *Cache) compact() {
+// compact merges the live entries of the merge segments and the entries
+// this cook added into one new segment, in eviction order (see the file
+// comment), keeps the longest prefix within limit bytes, and removes the
+// merged segments. Entries in other segments stay where they are.
+func (c *Cache) compact(merge []*segment, limit int64) {
+	merging := map[*segment]bool{}
+	for _, s := range merge {
+		merging[s] = true
+	}
+	// where reports whether an entry's current copy is being merged.
+	where := func(id entryID) ([]byte, bool) {
+		if b, ok := c.added[id]; ok {
+			return b, true
+		}
+		loc, ok := c.index[id]
+		if !ok || !merging[c.segs[loc.seg]] {
+			return nil, false
+		}
+		return c.lookupLocked(id)
+	}
 	var order []liveEntry
 	seen := map[entryID]bool{}
 	// 1. entries this cook used, in order of use (job order; ties by id)
@@ -314,14 +353,14 @@ func (c *Cache) compact() {
 		return cmp.Or(cmp.Compare(c.used[a], c.used[b]), compareID(a, b))
 	})
 	for _, id := range usedIDs {
-		if b, ok := c.lookupLocked(id); ok {
+		if b, ok := where(id); ok {
 			order = append(order, liveEntry{id, b})
 			seen[id] = true
 		}
 	}
 	// 2. the rest by recency: newest segment first, earlier entries first
 	for _, s := range c.segs {
-		if s.bad {
+		if s.bad || !merging[s] {
 			continue
 		}
 		for _, e := range s.meta.Entries {
@@ -330,23 +369,28 @@ func (c *Cache) compact() {
 				continue
 			}
 			seen[id] = true
+			if loc := c.index[id]; c.segs[loc.seg] != s {
+				continue // a newer copy lives in a segment that stays
+			}
 			order = append(order, liveEntry{id, s.payload[e.Offset : e.Offset+e.Len]})
 		}
 	}
 	var size int64
 	keep := 0
 	for _, e := range order {
-		if size+int64(len(e.data)) > c.max {
+		if size+int64(len(e.data)) > limit {
 			break
 		}
 		size += int64(len(e.data))
 		keep++
 	}
-	if _, err := c.writeSegment(order[:keep]); err != nil {
-		c.warnings = append(c.warnings, fmt.Sprintf("cache: %s: compaction not written: %v", c.dir, err))
-		return
+	if keep > 0 {
+		if _, err := c.writeSegment(order[:keep]); err != nil {
+			c.warnings = append(c.warnings, fmt.Sprintf("cache: %s: compaction not written: %v", c.dir, err))
+			return
+		}
 	}
-	for _, s := range c.segs {
+	for _, s := range merge {
 		if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			c.warnings = append(c.warnings, fmt.Sprintf("cache: %s: %v", s.path, unwrapPathError(err)))
 		}

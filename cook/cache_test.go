@@ -3,6 +3,7 @@ package cook
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"io/fs"
@@ -323,12 +324,13 @@ func TestCacheCorruptSegmentWarns(t *testing.T) {
 	}
 }
 
-// The cap evicts the least recently used entries first, deterministically:
-// the same sequence of cooks leaves byte-identical cache folders.
+// The cap evicts the least recently used entries first, down to 3/4 of the
+// cap, deterministically: the same sequence of cooks leaves byte-identical
+// cache folders.
 func TestCacheCapEvictsLRU(t *testing.T) {
 	run := func(dir string) map[string]fileState {
 		for round := 0; round < 3; round++ {
-			c, err := OpenCache(dir, 300, "x")
+			c, err := OpenCache(dir, 400, "x")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -354,17 +356,17 @@ func TestCacheCapEvictsLRU(t *testing.T) {
 	if !reflect.DeepEqual(s1, run(d2)) {
 		t.Error("two identical cook sequences left different caches")
 	}
-	c, _ := OpenCache(d1, 300, "x")
+	c, _ := OpenCache(d1, 400, "x")
 	n, size := c.stats()
-	if size > 300 || n != 6 {
-		t.Errorf("%d entries of %d bytes, want 6 within the 300-byte cap", n, size)
+	if size != 300 || n != 6 {
+		t.Errorf("%d entries of %d bytes, want 6 in 300 bytes (3/4 of the cap)", n, size)
 	}
-	for _, k := range []string{"c0", "c1", "c2", "c3", "a0"} {
+	for _, k := range []string{"c0", "c1", "c2", "c3", "a0", "b0"} {
 		if _, ok := c.get(cnb.CachePayload, k, 0); !ok {
 			t.Errorf("%s evicted; the newest and the reused entries must stay", k)
 		}
 	}
-	for _, k := range []string{"a1", "a2", "a3"} {
+	for _, k := range []string{"a1", "a2", "a3", "b1", "b2", "b3"} {
 		if _, ok := c.get(cnb.CachePayload, k, 0); ok {
 			t.Errorf("%s kept; the oldest unused entries go first", k)
 		}
@@ -529,6 +531,39 @@ func TestDepEscape(t *testing.T) {
 	} {
 		if got := depEscape(in); got != want {
 			t.Errorf("depEscape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Many small cooks (Ninja runs one per asset) keep the segment count
+// bounded by merging only the small segments: a big segment is never
+// rewritten, and nothing under the cap is lost.
+func TestCacheMinorCompactionKeepsBigSegments(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 40; i++ {
+		c, err := OpenCache(dir, 1<<20, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := 10
+		if i == 0 {
+			size = 1000
+		}
+		c.put(cnb.CachePayload, fmt.Sprintf("k%02d", i), bytes.Repeat([]byte{byte(i)}, size), 0)
+		if w := c.Flush(); len(w) != 0 {
+			t.Fatal(w)
+		}
+		if segs := mustGlob(t, filepath.Join(dir, "*.cnc")); len(segs) > maxSegments {
+			t.Fatalf("after cook %d: %d segments", i, len(segs))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "000000000001.cnc")); err != nil {
+		t.Errorf("the big first segment was rewritten: %v", err)
+	}
+	c, _ := OpenCache(dir, 1<<20, "x")
+	for i := 0; i < 40; i++ {
+		if _, ok := c.get(cnb.CachePayload, fmt.Sprintf("k%02d", i), 0); !ok {
+			t.Errorf("k%02d lost", i)
 		}
 	}
 }
