@@ -291,19 +291,32 @@ func checkDiffs(opts Options, rep *Report) []CheckDiff {
 
 // WriteDepfile writes a Makefile-syntax depfile: one rule per output,
 // naming every file that output's job read (its source, external buffers,
-// textures; every source for the world's files). Paths are escaped for
-// make and ninja (spaces, '#', '$', backslashes before them).
+// textures; every source for the world's files), then one rule for the
+// depfile itself naming every input. The depfile is rewritten by every
+// cook, so Make can use it as the stamp of the cook (outputs whose bytes
+// did not change keep their old mtimes). Paths are escaped for make and
+// ninja (spaces, '#', '$', backslashes before them).
 func WriteDepfile(path string, rep *Report) error {
 	var b strings.Builder
-	for _, o := range rep.Outputs {
-		b.WriteString(depEscape(o.Path))
+	rule := func(target string, inputs []string) {
+		b.WriteString(depEscape(target))
 		b.WriteString(":")
-		for _, in := range o.Inputs {
+		for _, in := range inputs {
 			b.WriteString(" \\\n  ")
 			b.WriteString(depEscape(in))
 		}
 		b.WriteString("\n")
 	}
+	var all []string
+	for _, o := range rep.Outputs {
+		rule(o.Path, o.Inputs)
+		for _, in := range o.Inputs {
+			if !slices.Contains(all, in) {
+				all = append(all, in)
+			}
+		}
+	}
+	rule(path, all)
 	if err := writeAtomic(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("cook: depfile %s: %w", path, err)
 	}

@@ -101,7 +101,8 @@ func TestCookCheck(t *testing.T) {
 	}
 }
 
-// --depfile lists every output with the files it read, escaped for make.
+// --depfile lists every output with the files it read, escaped for make,
+// and the depfile itself with every input (Make uses it as the stamp).
 func TestCookDepfile(t *testing.T) {
 	src := copyTree(t, samplesDir(t))
 	spaced := filepath.Join(filepath.Dir(src), "my assets")
@@ -119,8 +120,8 @@ func TestCookDepfile(t *testing.T) {
 	}
 	esc := strings.ReplaceAll(spaced, " ", `\ `)
 	want := ""
-	for _, o := range []string{"box.hmesh", "box.hmat", "box/checker.ktx2"} {
-		want += filepath.Join(out, o) + ": \\\n  " + esc + "/box.gltf \\\n  " + esc + "/box.bin \\\n  " + esc + "/checker.png\n"
+	for _, o := range []string{filepath.Join(out, "box.hmesh"), filepath.Join(out, "box.hmat"), filepath.Join(out, "box", "checker.ktx2"), dep} {
+		want += o + ": \\\n  " + esc + "/box.gltf \\\n  " + esc + "/box.bin \\\n  " + esc + "/checker.png\n"
 	}
 	if string(b) != want {
 		t.Errorf("depfile:\n%s\nwant:\n%s", b, want)
