@@ -64,6 +64,15 @@ type triGeom struct {
 	c, n [3]float32
 }
 
+// cand is a candidate triangle with the data scoring reads, copied so
+// that the scans, which revisit each candidate many times, walk memory in
+// order.
+type cand struct {
+	t    uint32
+	v    [3]uint32
+	c, n [3]float32
+}
+
 // builder holds the state of one greedy build (the whole mesh, or one part
 // of a large mesh; see split.go). Vertex ids are dense, 0..nv-1.
 type builder struct {
@@ -106,9 +115,17 @@ type builder struct {
 	local     []int16 // per vertex: local index in the current meshlet, -1 if absent
 	verts     []uint32
 	ltris     []uint8
-	cands     []uint32 // unused triangles touching the meshlet (lazy: may hold used ones)
-	candStamp []uint32 // per triangle: serial of the meshlet whose cands hold it
+	// Candidates: unused triangles touching the meshlet (lazy: may hold
+	// used ones). cands holds those with two or more corners in the
+	// meshlet or a corner about to dangle, far those that touched it with
+	// one corner when found; pick looks at far only when nothing in cands
+	// fits.
+	cands     []cand
+	far       []cand
+	candStamp []uint32 // per triangle: serial of the meshlet whose lists hold it
+	nearStamp []uint32 // per triangle: serial of the meshlet whose cands hold it
 	ready     []uint32 // triangles whose corners are all in the meshlet (lazy)
+	sel       []selected
 	// Completion tracking: inside[t] counts t's corners in the meshlet (valid
 	// when insideStamp[t] == serial); completes[w] counts unused triangles
 	// that adding vertex w would complete (valid when completesStamp[w] ==
@@ -147,11 +164,11 @@ func (o Options) scoreTriangles() int {
 }
 
 // build clusterizes indices (3 per triangle, each < len(positions)).
-// radius > 0 is the expected meshlet radius to use; otherwise it comes from
-// this mesh's average triangle area.
-func build(indices []uint32, positions [][3]float32, opts Options, radius float64) Result {
+func build(indices []uint32, positions [][3]float32, opts Options) Result {
 	var b builder
-	b.reset(indices, positions, opts, radius)
+	geom := make([]triGeom, len(indices)/3)
+	area := computeGeom(indices, positions, geom)
+	b.reset(indices, len(positions), geom, opts, meshletRadius(area, len(geom), opts.scoreTriangles()))
 	b.out = Result{
 		Meshlets:  make([]Meshlet, 0, len(indices)/3/max(opts.MaxTriangles/2, 1)+1),
 		Vertices:  make([]uint32, 0, len(indices)/4+3),
@@ -161,13 +178,31 @@ func build(indices []uint32, positions [][3]float32, opts Options, radius float6
 	return b.out
 }
 
-// reset prepares b for a build over indices and positions, reusing its
-// buffers from an earlier build (stamps stay valid: serial only grows).
-func (b *builder) reset(indices []uint32, positions [][3]float32, opts Options, radius float64) {
+// computeGeom fills geom with each triangle's centroid and unit normal and
+// returns the sum of the triangles' double areas.
+func computeGeom(indices []uint32, positions [][3]float32, geom []triGeom) float64 {
+	var area float64
+	for t := range geom {
+		p0, p1, p2 := positions[indices[3*t]], positions[indices[3*t+1]], positions[indices[3*t+2]]
+		nrm, l := triNormal(p0, p1, p2)
+		area += l
+		g := &geom[t]
+		g.c = centroid(p0, p1, p2)
+		g.n = [3]float32{}
+		if l > 0 {
+			inv := 1 / l
+			g.n = [3]float32{float32(nrm[0] * inv), float32(nrm[1] * inv), float32(nrm[2] * inv)}
+		}
+	}
+	return area
+}
+
+// reset prepares b for a build over indices (vertex ids < nv) with the
+// triangles' geometry and the expected meshlet radius, reusing b's buffers
+// from an earlier build (stamps stay valid: serial only grows).
+func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, radius float64) {
 	n := len(indices) / 3
-	nv := len(positions)
-	b.idx, b.opts = indices, opts
-	b.geom = resize(b.geom, n)
+	b.idx, b.opts, b.geom = indices, opts, geom
 	b.live = resize(b.live, nv)
 	b.emitted = resize(b.emitted, n)
 	clear(b.emitted)
@@ -179,35 +214,19 @@ func (b *builder) reset(indices []uint32, positions [][3]float32, opts Options, 
 		b.local[i] = -1
 	}
 	b.candStamp = growStamps(b.candStamp, n)
+	b.nearStamp = growStamps(b.nearStamp, n)
 	b.inside = resize(b.inside, n)
 	b.insideStamp = growStamps(b.insideStamp, n)
 	b.completes = resize(b.completes, nv)
 	b.completesStamp = growStamps(b.completesStamp, nv)
 	b.serial++
-	b.verts, b.ltris, b.cands, b.ready = b.verts[:0], b.ltris[:0], b.cands[:0], b.ready[:0]
+	b.verts, b.ltris, b.cands, b.far, b.ready = b.verts[:0], b.ltris[:0], b.cands[:0], b.far[:0], b.ready[:0]
 	b.sumC, b.sumN = [3]float64{}, [3]float64{}
-
-	// Triangle centroids, normals and the mesh area.
-	var area float64
-	for t := 0; t < n; t++ {
-		p0, p1, p2 := positions[indices[3*t]], positions[indices[3*t+1]], positions[indices[3*t+2]]
-		nrm, l := triNormal(p0, p1, p2)
-		area += l
-		g := &b.geom[t]
-		g.c = centroid(p0, p1, p2)
-		g.n = [3]float32{}
-		if l > 0 {
-			g.n = [3]float32{float32(nrm[0] / l), float32(nrm[1] / l), float32(nrm[2] / l)}
-		}
-	}
 	b.expectedRadius = radius
-	if !(radius > 0) {
-		b.expectedRadius = meshletRadius(area, n, opts.scoreTriangles())
-	}
 	b.minTris, b.splitDist = 0, 0
 	if opts.SplitFactor > 0 {
 		b.minTris = max(opts.MinTriangles, 1)
-		b.splitDist = float64(opts.SplitFactor) * b.expectedRadius
+		b.splitDist = float64(opts.SplitFactor) * radius
 	}
 	// Vertex → triangle adjacency (CSR), one entry per corner.
 	b.adjOff = resize(b.adjOff, nv+1)
@@ -276,15 +295,16 @@ func triNormal(p0, p1, p2 [3]float32) ([3]float64, float64) {
 func (b *builder) run() {
 	b.add(b.initialSeed())
 	for b.remaining > 0 {
-		fit, best := b.pick()
+		fit := b.pick()
 		if fit >= 0 && !b.splits(uint32(fit)) {
 			b.add(uint32(fit))
 			continue
 		}
-		fallback := best
-		if fit >= 0 {
-			fallback = fit
-		} else if best < 0 {
+		fallback := fit
+		if fit < 0 {
+			fallback = b.bestAny()
+		}
+		if fallback < 0 {
 			// Spatial fallback: nothing adjacent is left.
 			t := b.nearestUnused(b.center())
 			if b.fits(t) && !b.splits(t) {
@@ -514,102 +534,180 @@ func (b *builder) axis() [3]float32 {
 	return [3]float32{float32(s[0] / l), float32(s[1] / l), float32(s[2] / l)}
 }
 
-// pick returns the best candidate that fits and the best one overall, -1
-// when there is none. Order: topological priority, then geometric score,
-// then first found. A triangle that adds no vertex wins outright: those
-// come off the ready stack in O(1) (the scan still finds any the stack
-// missed because a vertex's list was capped).
-func (b *builder) pick() (fit, best int32) {
+// pick returns the best candidate that fits, -1 when none does. Order:
+// topological priority, then geometric score, then first found. A
+// triangle that adds no vertex wins outright: those come off the ready
+// stack in O(1) (the scan still finds any the stack missed because a
+// vertex's list was capped). The scan computes priorities first and
+// scores only the fitting candidates of the best priority.
+func (b *builder) pick() int32 {
 	triRoom := len(b.ltris)/3 < b.opts.MaxTriangles
-	if triRoom {
-		for len(b.ready) > 0 {
-			t := b.ready[len(b.ready)-1]
-			b.ready = b.ready[:len(b.ready)-1]
-			if !b.emitted[t] {
-				return int32(t), int32(t)
-			}
+	if !triRoom {
+		return -1
+	}
+	for len(b.ready) > 0 {
+		t := b.ready[len(b.ready)-1]
+		b.ready = b.ready[:len(b.ready)-1]
+		if !b.emitted[t] {
+			return int32(t)
 		}
 	}
-	fit, best = -1, -1
-	fitPrio, bestPrio := math.MaxInt, math.MaxInt
-	var fitScore, bestScore float32
-	c := b.center()
-	ax := b.axis()
-	w := b.opts.ConeWeight
-	invR := 1 / b.expectedRadius
 	room := b.opts.MaxVertices - len(b.verts)
-	local, live, idx := b.local, b.live, b.idx
-	cands := b.cands
-	j := 0
-	for i := 0; i < len(cands); i++ {
-		t := cands[i]
-		if b.emitted[t] {
-			continue
-		}
-		cands[j] = t
-		j++
-		i0, i1, i2 := idx[3*t], idx[3*t+1], idx[3*t+2]
-		nv := 0
-		if local[i0] < 0 {
-			nv++
-		}
-		if local[i1] < 0 && i1 != i0 {
-			nv++
-		}
-		if local[i2] < 0 && i2 != i0 && i2 != i1 {
-			nv++
-		}
-		if nv == 0 && triRoom {
-			// Missed by the ready stack: take it now.
-			b.cands = append(cands[:j], cands[i+1:]...)
-			return int32(t), int32(t)
-		}
-		prio := prioNoNewVertex
-		if nv > 0 {
-			l0, l1, l2 := live[i0], live[i1], live[i2]
-			switch {
-			case l0 == 1 || l1 == 1 || l2 == 1:
-				prio = prioDangling
-			case b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2:
-				// Nearly dangling: two corners have one other triangle left.
-				prio = prioNewVertex + nv - 1
-			default:
-				prio = prioNewVertex + nv
-			}
-		}
-		fits := triRoom && nv <= room
-		if prio > bestPrio && (!fits || prio > fitPrio) {
-			continue
-		}
-		s := b.score(t, c, ax, w, invR)
-		if nv == 1 {
-			// The new vertex also completes other triangles: prefer it.
-			if k := b.completion(t); k > 1 {
-				s = float32(float64(s) / (1 + vertexGainWeight*float64(k-1)))
-			}
-		}
-		if prio < bestPrio || (prio == bestPrio && s < bestScore) {
-			best, bestPrio, bestScore = int32(t), prio, s
-		}
-		if fits && (prio < fitPrio || (prio == fitPrio && s < fitScore)) {
-			fit, fitPrio, fitScore = int32(t), prio, s
+	var t int32
+	var near bool
+	b.sel, b.cands, t = b.scan(b.sel[:0], b.cands, room, false)
+	near = true
+	if t < 0 && len(b.sel) == 0 {
+		b.sel, b.far, t = b.scan(b.sel, b.far, room, true)
+		near = false
+	}
+	if t >= 0 {
+		return t
+	}
+	sel := b.sel
+	list := b.cands
+	if !near {
+		list = b.far
+	}
+	switch len(sel) {
+	case 0:
+		return -1
+	case 1:
+		return int32(list[sel[0].k].t)
+	}
+	c, ax := b.center(), b.axis()
+	w, invR := b.opts.ConeWeight, 1/b.expectedRadius
+	fit, fitScore := int32(-1), float32(0)
+	for _, e := range sel {
+		cd := &list[e.k]
+		s := b.discounted(score(&cd.c, &cd.n, c, ax, w, invR), cd.v, int(e.nv))
+		if fit < 0 || s < fitScore {
+			fit, fitScore = int32(cd.t), s
 		}
 	}
-	b.cands = cands[:j]
-	return fit, best
+	return fit
 }
 
-// score is meshoptimizer's geometric score: distance from the meshlet
-// centroid in expected radii (invR is 1/radius), discounted by ConeWeight,
-// times a factor that favours normals close to the meshlet axis. Lower is
-// better.
-func (b *builder) score(t uint32, c, ax [3]float32, w float32, invR float64) float32 {
-	g := &b.geom[t]
-	dx := float64(g.c[0]) - float64(c[0])
-	dy := float64(g.c[1]) - float64(c[1])
-	dz := float64(g.c[2]) - float64(c[2])
+// scan is pick's first pass over one candidate list: it drops used
+// triangles from the list (returned) and collects into sel the fitting
+// candidates of the best priority. A candidate that adds no vertex is
+// returned as t (else t is -1). skipNear skips triangles that are also in
+// cands.
+func (b *builder) scan(sel []selected, cands []cand, room int, skipNear bool) (_ []selected, _ []cand, t int32) {
+	local := b.local
+	fitPrio := math.MaxInt
+	j := 0
+	for i := range cands {
+		cd := &cands[i]
+		if b.emitted[cd.t] {
+			continue
+		}
+		if j != i {
+			cands[j] = *cd
+			cd = &cands[j]
+		}
+		j++
+		if skipNear && b.nearStamp[cd.t] == b.serial {
+			continue
+		}
+		i0, i1, i2 := cd.v[0], cd.v[1], cd.v[2]
+		nv := b2i(local[i0] < 0) + b2i(local[i1] < 0 && i1 != i0) + b2i(local[i2] < 0 && i2 != i0 && i2 != i1)
+		if nv == 0 {
+			// Missed by the ready stack: take it now.
+			return sel, append(cands[:j], cands[i+1:]...), int32(cd.t)
+		}
+		if nv > room {
+			continue
+		}
+		prio := b.priority(cd.v, nv)
+		if prio > fitPrio {
+			continue
+		}
+		if prio < fitPrio {
+			fitPrio, sel = prio, sel[:0]
+		}
+		sel = append(sel, selected{uint32(j - 1), uint8(nv)})
+	}
+	return sel, cands[:j], -1
+}
+
+// selected is a candidate pick will score: its index in cands and its
+// new vertex count.
+type selected struct {
+	k  uint32
+	nv uint8
+}
+
+// priority is the topological priority of a candidate with corners v that
+// adds nv > 0 vertices.
+func (b *builder) priority(v [3]uint32, nv int) int {
+	l0, l1, l2 := b.live[v[0]], b.live[v[1]], b.live[v[2]]
+	switch {
+	case l0 == 1 || l1 == 1 || l2 == 1:
+		return prioDangling
+	case b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2:
+		// Nearly dangling: two corners have one other triangle left.
+		return prioNewVertex + nv - 1
+	default:
+		return prioNewVertex + nv
+	}
+}
+
+// discounted applies the completion bonus to score s of a candidate with
+// corners v adding nv vertices: when its one new vertex also completes
+// other triangles, prefer it.
+func (b *builder) discounted(s float32, v [3]uint32, nv int) float32 {
+	if nv == 1 {
+		if k := b.completion(v); k > 1 {
+			return float32(float64(s) / (1 + vertexGainWeight*float64(k-1)))
+		}
+	}
+	return s
+}
+
+// bestAny returns the best live candidate whether it fits or not (same
+// order as pick), -1 when the meshlet has none: the seed of last resort
+// when a meshlet closes with an empty seed pool.
+func (b *builder) bestAny() int32 {
+	best, bestPrio, bestScore := int32(-1), math.MaxInt, float32(0)
+	c, ax := b.center(), b.axis()
+	w, invR := b.opts.ConeWeight, 1/b.expectedRadius
+	for i := range len(b.cands) + len(b.far) {
+		var cd *cand
+		if i < len(b.cands) {
+			cd = &b.cands[i]
+		} else {
+			cd = &b.far[i-len(b.cands)]
+		}
+		if b.emitted[cd.t] {
+			continue
+		}
+		nv := b.newVertices(cd.t)
+		prio := prioNoNewVertex
+		if nv > 0 {
+			prio = b.priority(cd.v, nv)
+		}
+		if prio > bestPrio {
+			continue
+		}
+		s := b.discounted(score(&cd.c, &cd.n, c, ax, w, invR), cd.v, nv)
+		if prio < bestPrio || s < bestScore {
+			best, bestPrio, bestScore = int32(cd.t), prio, s
+		}
+	}
+	return best
+}
+
+// score is meshoptimizer's geometric score of a triangle with centroid tc
+// and unit normal tn: distance from the meshlet centroid c in expected
+// radii (invR is 1/radius), discounted by ConeWeight, times a factor that
+// favours normals close to the meshlet axis ax. Lower is better.
+func score(tc, tn *[3]float32, c, ax [3]float32, w float32, invR float64) float32 {
+	dx := float64(tc[0]) - float64(c[0])
+	dy := float64(tc[1]) - float64(c[1])
+	dz := float64(tc[2]) - float64(c[2])
 	d := float64(math.Sqrt(float64(dx*dx)+float64(dy*dy)+float64(dz*dz)) * invR)
-	spread := float32(g.n[0]*ax[0]) + float32(g.n[1]*ax[1]) + float32(g.n[2]*ax[2])
+	spread := float32(tn[0]*ax[0]) + float32(tn[1]*ax[1]) + float32(tn[2]*ax[2])
 	cone := 1 - float32(spread*w)
 	if cone < minConeFactor {
 		cone = minConeFactor
@@ -620,12 +718,13 @@ func (b *builder) score(t uint32, c, ax [3]float32, w float32, invR float64) flo
 // countInside records that one more corner of unused triangle u is in the
 // meshlet: at two, u's remaining corner would complete it; at three, u is
 // ready (adds no vertex).
-func (b *builder) countInside(u uint32) {
+func (b *builder) countInside(u uint32) uint8 {
 	if b.insideStamp[u] != b.serial {
 		b.insideStamp[u], b.inside[u] = b.serial, 0
 	}
 	b.inside[u]++
-	switch b.inside[u] {
+	in := b.inside[u]
+	switch in {
 	case 2:
 		for _, w := range b.idx[3*u : 3*u+3] {
 			if b.local[w] < 0 {
@@ -633,18 +732,20 @@ func (b *builder) countInside(u uint32) {
 					b.completesStamp[w], b.completes[w] = b.serial, 0
 				}
 				b.completes[w]++
-				return
+				return in
 			}
 		}
 	case 3:
 		b.ready = append(b.ready, u)
 	}
+	return in
 }
 
-// completion is how many unused triangles (t included) the single new
-// vertex of candidate t would complete, at least 1.
-func (b *builder) completion(t uint32) uint32 {
-	for _, w := range b.idx[3*t : 3*t+3] {
+// completion is how many unused triangles (the candidate included) the
+// single new vertex of a candidate with corners v would complete, at
+// least 1.
+func (b *builder) completion(v [3]uint32) uint32 {
+	for _, w := range v {
 		if b.local[w] < 0 {
 			if b.completesStamp[w] == b.serial && b.completes[w] > 1 {
 				return b.completes[w]
@@ -682,11 +783,19 @@ func (b *builder) add(t uint32) {
 			b.local[v] = int16(len(b.verts))
 			b.verts = append(b.verts, v)
 			for _, u := range b.aliveAdjacent(v) {
-				if b.candStamp[u] != b.serial && len(b.cands) < maxCandidates {
+				in := b.countInside(u)
+				if b.candStamp[u] != b.serial {
 					b.candStamp[u] = b.serial
-					b.cands = append(b.cands, u)
+					if in == 1 {
+						if len(b.far) < maxCandidates {
+							b.far = append(b.far, b.candidate(u))
+						}
+						continue
+					}
 				}
-				b.countInside(u)
+				if in == 2 {
+					b.promote(u)
+				}
 			}
 		}
 		lc[k] = uint8(b.local[v])
@@ -695,6 +804,15 @@ func (b *builder) add(t uint32) {
 	b.ltris = append(b.ltris, lc[0], lc[1], lc[2])
 	b.emitted[t] = true
 	b.remaining--
+	// A far candidate whose corner has no other unused triangle left is
+	// about to dangle: pick must see it.
+	for k := uint32(0); k < 3; k++ {
+		if v := b.idx[3*t+k]; b.live[v] == 1 {
+			if lst := b.aliveAdjacent(v); len(lst) > 0 && b.candStamp[lst[0]] == b.serial {
+				b.promote(lst[0])
+			}
+		}
+	}
 	if b.kd != nil {
 		b.kd.remove(b.kdPoint[t])
 	}
@@ -702,6 +820,20 @@ func (b *builder) add(t uint32) {
 	for k := 0; k < 3; k++ {
 		b.sumC[k] += float64(g.c[k])
 		b.sumN[k] += float64(g.n[k])
+	}
+}
+
+// candidate returns the candidate entry of triangle u.
+func (b *builder) candidate(u uint32) cand {
+	g := &b.geom[u]
+	return cand{u, [3]uint32{b.idx[3*u], b.idx[3*u+1], b.idx[3*u+2]}, g.c, g.n}
+}
+
+// promote puts candidate u into cands (once per meshlet).
+func (b *builder) promote(u uint32) {
+	if b.nearStamp[u] != b.serial && len(b.cands) < maxCandidates {
+		b.nearStamp[u] = b.serial
+		b.cands = append(b.cands, b.candidate(u))
 	}
 }
 
@@ -726,6 +858,7 @@ func (b *builder) flush() {
 	b.verts = b.verts[:0]
 	b.ltris = b.ltris[:0]
 	b.cands = b.cands[:0]
+	b.far = b.far[:0]
 	b.ready = b.ready[:0]
 	b.serial++
 	b.sumC = [3]float64{}

@@ -2,9 +2,11 @@ package meshlet
 
 import "math"
 
-// kdLeafSize is the most points a k-d tree leaf holds; 8 keeps leaf scans
-// cheap while the tree stays shallow (meshoptimizer uses the same size).
-const kdLeafSize = 8
+// kdLeafSize is the most points a k-d tree leaf holds. The tree answers
+// few queries (the builder's spatial fallback) against many removals, so
+// leaves of 32 trade slightly longer leaf scans for two fewer levels to
+// build and to update on every removal.
+const kdLeafSize = 32
 
 // kdNode is one node of the tree. Leaves have left == -1 and own
 // items[lo:hi]; inner nodes split on axis at split (points < split go left).
@@ -44,16 +46,38 @@ func newKDTree(pts [][3]float32) *kdTree {
 		t.items[i] = kdItem{p, int32(i)}
 	}
 	if len(pts) > 0 {
-		t.build(0, int32(len(pts)), -1)
+		mn, mx := box(t.items)
+		t.build(0, int32(len(pts)), -1, mn, mx)
 	}
 	return t
 }
 
-// build makes the node for perm[lo:hi] and returns its id. It splits at the
-// middle of the widest axis of the points' box (below the maximum when
-// float32 cannot represent a middle); coincident points split by count, so
-// the depth stays logarithmic.
-func (t *kdTree) build(lo, hi, parent int32) int32 {
+// box is the bounding box of the items.
+func box(items []kdItem) (mn, mx [3]float32) {
+	mn, mx = items[0].p, items[0].p
+	for i := 1; i < len(items); i++ {
+		grow(&mn, &mx, &items[i].p)
+	}
+	return mn, mx
+}
+
+func grow(mn, mx, q *[3]float32) {
+	for k := 0; k < 3; k++ {
+		if q[k] < mn[k] {
+			mn[k] = q[k]
+		}
+		if q[k] > mx[k] {
+			mx[k] = q[k]
+		}
+	}
+}
+
+// build makes the node for items[lo:hi], whose bounding box is mn..mx,
+// and returns its id. It splits at the middle of the box's widest axis
+// (below the maximum when float32 cannot represent a middle); coincident
+// points split by count, so the depth stays logarithmic. The partition
+// pass also measures both children's boxes.
+func (t *kdTree) build(lo, hi, parent int32, mn, mx [3]float32) int32 {
 	id := int32(len(t.nodes))
 	t.nodes = append(t.nodes, kdNode{lo: lo, hi: hi, left: -1, right: -1, parent: parent, alive: hi - lo})
 	if hi-lo <= kdLeafSize {
@@ -63,18 +87,6 @@ func (t *kdTree) build(lo, hi, parent int32) int32 {
 		return id
 	}
 	items := t.items[lo:hi]
-	mn, mx := items[0].p, items[0].p
-	for i := 1; i < len(items); i++ {
-		q := &items[i].p
-		for k := 0; k < 3; k++ {
-			if q[k] < mn[k] {
-				mn[k] = q[k]
-			}
-			if q[k] > mx[k] {
-				mx[k] = q[k]
-			}
-		}
-	}
 	axis := 0
 	ext := float64(mx[0]) - float64(mn[0])
 	for k := 1; k < 3; k++ {
@@ -83,40 +95,49 @@ func (t *kdTree) build(lo, hi, parent int32) int32 {
 		}
 	}
 	split := float32((float64(mn[axis]) + float64(mx[axis])) / 2)
-	mid := lo + t.partition(items, axis, split)
+	n, lmn, lmx, rmn, rmx := partition(items, axis, split)
+	mid := lo + n
 	if (mid == lo || mid == hi) && ext > 0 {
 		// float32 could not place a midpoint between the two extreme
 		// values: split below the maximum instead (both sides non-empty).
 		split = mx[axis]
-		mid = lo + t.partition(items, axis, split)
+		n, lmn, lmx, rmn, rmx = partition(items, axis, split)
+		mid = lo + n
 	}
 	if mid == lo || mid == hi {
 		// Every point is the same: split by count; with equal values on
 		// both sides "left <= split <= right" still holds for pruning.
 		mid = lo + (hi-lo)/2
 		split = mx[axis]
+		lmn, lmx, rmn, rmx = mn, mx, mn, mx
 	}
 	t.nodes[id].axis = uint8(axis)
 	t.nodes[id].split = split
-	l := t.build(lo, mid, id)
-	r := t.build(mid, hi, id)
+	l := t.build(lo, mid, id, lmn, lmx)
+	r := t.build(mid, hi, id, rmn, rmx)
 	t.nodes[id].left, t.nodes[id].right = l, r
 	return id
 }
 
 // partition moves the items below split along axis to the front and
-// returns how many there are.
-func (t *kdTree) partition(items []kdItem, axis int, split float32) int32 {
+// returns how many there are and the bounding boxes of both sides (empty
+// boxes are inverted).
+func partition(items []kdItem, axis int, split float32) (n int32, lmn, lmx, rmn, rmx [3]float32) {
+	inf := float32(math.Inf(1))
+	lmn, lmx = [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
+	rmn, rmx = lmn, lmx
 	i, j := 0, len(items)-1
 	for i <= j {
 		if items[i].p[axis] < split {
+			grow(&lmn, &lmx, &items[i].p)
 			i++
 		} else {
+			grow(&rmn, &rmx, &items[i].p)
 			items[i], items[j] = items[j], items[i]
 			j--
 		}
 	}
-	return int32(i)
+	return int32(i), lmn, lmx, rmn, rmx
 }
 
 // remove marks point p as used; later queries skip it.

@@ -123,9 +123,14 @@ func Build(indices []uint32, positions [][3]float32, opts Options) (Result, erro
 		if uint64(v) >= uint64(len(positions)) {
 			return Result{}, fmt.Errorf("%w: index %d (element %d) >= vertex count %d", ErrInvalidMesh, v, i, len(positions))
 		}
-		p := positions[v]
-		if !finite32(p[0]) || !finite32(p[1]) || !finite32(p[2]) {
-			return Result{}, fmt.Errorf("%w: vertex %d position is not finite", ErrInvalidMesh, v)
+	}
+	// Only referenced positions must be finite: check them one by one only
+	// when some position is not.
+	if !allFinite(positions) {
+		for _, v := range indices {
+			if p := positions[v]; !finite32(p[0]) || !finite32(p[1]) || !finite32(p[2]) {
+				return Result{}, fmt.Errorf("%w: vertex %d position is not finite", ErrInvalidMesh, v)
+			}
 		}
 	}
 	if len(indices) == 0 {
@@ -134,7 +139,18 @@ func Build(indices []uint32, positions [][3]float32, opts Options) (Result, erro
 	if len(indices)/3 > partTriangles {
 		return buildSplit(indices, positions, opts), nil
 	}
-	return build(indices, positions, opts, 0), nil
+	return build(indices, positions, opts), nil
+}
+
+// allFinite reports whether every coordinate is finite (x-x is 0 exactly
+// for finite x and NaN otherwise).
+func allFinite(positions [][3]float32) bool {
+	var acc float32
+	for i := range positions {
+		p := &positions[i]
+		acc += (p[0] - p[0]) + (p[1] - p[1]) + (p[2] - p[2])
+	}
+	return acc == 0
 }
 
 func finite32(x float32) bool {

@@ -30,14 +30,8 @@ const selectSortBelow = 32
 func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 	n := len(indices) / 3
 	parts := (n + partTriangles - 1) / partTriangles
-	cent := make([][3]float32, n)
-	var area float64
-	for t := 0; t < n; t++ {
-		p0, p1, p2 := positions[indices[3*t]], positions[indices[3*t+1]], positions[indices[3*t+2]]
-		_, l := triNormal(p0, p1, p2)
-		area += l
-		cent[t] = centroid(p0, p1, p2)
-	}
+	geom := make([]triGeom, n)
+	area := computeGeom(indices, positions, geom)
 	radius := meshletRadius(area, n, opts.scoreTriangles())
 
 	// Label every triangle with its part, then list each part's triangles
@@ -47,7 +41,7 @@ func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 		order[i] = uint32(i)
 	}
 	label := make([]uint32, n)
-	kdSplit(order, cent, 0, parts, label, make([]keyed, n))
+	kdSplit(order, geom, 0, parts, label, make([]keyed, n))
 	off := make([]uint32, parts+1)
 	for _, p := range label {
 		off[p+1]++
@@ -65,16 +59,13 @@ func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 	workers := min(runtime.GOMAXPROCS(0), parts)
 	var next atomic.Int32
 	work := func() {
-		w := partWorker{remap: make([]int32, len(positions))}
-		for i := range w.remap {
-			w.remap[i] = -1
-		}
+		var w partWorker
 		for {
 			p := int(next.Add(1)) - 1
 			if p >= parts {
 				return
 			}
-			results[p] = w.build(order[off[p]:off[p+1]], indices, positions, opts, radius)
+			results[p] = w.build(order[off[p]:off[p+1]], indices, geom, len(positions), opts, radius)
 		}
 	}
 	var wg sync.WaitGroup
@@ -91,14 +82,21 @@ type partWorker struct {
 	remap  []int32 // global vertex → part vertex, -1 outside the part
 	global []uint32
 	pidx   []uint32
-	ppos   [][3]float32
+	pgeom  []triGeom
 	b      builder
 }
 
 // build builds the triangles tris of the mesh over a compact copy of their
-// vertices and maps the result back to global vertex ids.
-func (w *partWorker) build(tris, indices []uint32, positions [][3]float32, opts Options, radius float64) Result {
+// vertices (the mesh has nv) and maps the result back to global vertex ids.
+func (w *partWorker) build(tris, indices []uint32, geom []triGeom, nv int, opts Options, radius float64) Result {
+	if w.remap == nil {
+		w.remap = make([]int32, nv)
+		for i := range w.remap {
+			w.remap[i] = -1
+		}
+	}
 	w.pidx = resize(w.pidx, 3*len(tris))
+	w.pgeom = resize(w.pgeom, len(tris))
 	w.global = w.global[:0]
 	for i, t := range tris {
 		for k := 0; k < 3; k++ {
@@ -109,14 +107,13 @@ func (w *partWorker) build(tris, indices []uint32, positions [][3]float32, opts 
 			}
 			w.pidx[3*i+k] = uint32(w.remap[v])
 		}
+		w.pgeom[i] = geom[t]
 	}
-	w.ppos = resize(w.ppos, len(w.global))
-	for i, v := range w.global {
-		w.ppos[i] = positions[v]
+	for _, v := range w.global {
 		w.remap[v] = -1
 	}
 	b := &w.b
-	b.reset(w.pidx, w.ppos, opts, radius)
+	b.reset(w.pidx, len(w.global), w.pgeom, opts, radius)
 	b.out = Result{
 		Meshlets:  make([]Meshlet, 0, len(tris)/max(opts.MaxTriangles/2, 1)+1),
 		Vertices:  make([]uint32, 0, len(w.pidx)/4+3),
@@ -161,16 +158,16 @@ func join(parts []Result, indexCount int) Result {
 // their centroids along the widest axis of the centroids' box, recursively.
 // Ties in the coordinate are broken by triangle id, so the split is a
 // function of the input alone. keys is scratch of len(ids).
-func kdSplit(ids []uint32, cent [][3]float32, first, parts int, label []uint32, keys []keyed) {
+func kdSplit(ids []uint32, geom []triGeom, first, parts int, label []uint32, keys []keyed) {
 	if parts == 1 {
 		for _, t := range ids {
 			label[t] = uint32(first)
 		}
 		return
 	}
-	mn, mx := cent[ids[0]], cent[ids[0]]
+	mn, mx := geom[ids[0]].c, geom[ids[0]].c
 	for _, t := range ids[1:] {
-		c := cent[t]
+		c := &geom[t].c
 		for k := 0; k < 3; k++ {
 			if c[k] < mn[k] {
 				mn[k] = c[k]
@@ -190,14 +187,14 @@ func kdSplit(ids []uint32, cent [][3]float32, first, parts int, label []uint32, 
 	k := int(uint64(len(ids)) * uint64(left) / uint64(parts))
 	keys = keys[:len(ids)]
 	for i, t := range ids {
-		keys[i] = keyed{cent[t][axis], t}
+		keys[i] = keyed{geom[t].c[axis], t}
 	}
 	selectK(keys, k)
 	for i := range keys {
 		ids[i] = keys[i].id
 	}
-	kdSplit(ids[:k], cent, first, left, label, keys)
-	kdSplit(ids[k:], cent, first+left, parts-left, label, keys)
+	kdSplit(ids[:k], geom, first, left, label, keys)
+	kdSplit(ids[k:], geom, first+left, parts-left, label, keys)
 }
 
 // keyed is a triangle with its coordinate along a split axis; (key, id)
