@@ -112,9 +112,9 @@ type builder struct {
 	seeds     []uint32   // pool of seed triangles for new meshlets
 
 	// Current meshlet.
-	local     []int16 // per vertex: local index in the current meshlet, -1 if absent
-	verts     []uint32
-	ltris     []uint8
+	local []int16 // per vertex: local index in the current meshlet, -1 if absent
+	verts []uint32
+	ltris []uint8
 	// Candidates: unused triangles touching the meshlet (lazy: may hold
 	// used ones). cands holds those with two or more corners in the
 	// meshlet or a corner about to dangle, far those that touched it with
