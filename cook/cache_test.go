@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -565,5 +566,26 @@ func TestCacheMinorCompactionKeepsBigSegments(t *testing.T) {
 		if _, ok := c.get(cnb.CachePayload, fmt.Sprintf("k%02d", i), 0); !ok {
 			t.Errorf("k%02d lost", i)
 		}
+	}
+}
+
+// World resources come back from the cache: a warm world cook is all hits,
+// writes nothing and leaves the same blobs and lock.
+func TestCacheWorldWarm(t *testing.T) {
+	src := copySamples(t)
+	out := filepath.Join(t.TempDir(), "out")
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	all := func(o *Options) { o.Targets = KnownTargets() }
+	cookWith(t, src, out, cacheDir, all)
+	before := treeState(t, out)
+	warm := cookWith(t, src, out, cacheDir, all)
+	if warm.CacheHits != 4 || warm.BytesWritten != 0 {
+		t.Errorf("warm world cook: %d hits, %d bytes written", warm.CacheHits, warm.BytesWritten)
+	}
+	if !reflect.DeepEqual(before, treeState(t, out)) {
+		t.Error("warm world cook changed the outputs")
+	}
+	if _, ok := before["world-lock.json"]; !ok {
+		t.Errorf("no world written: %v", slices.Sorted(maps.Keys(before)))
 	}
 }
