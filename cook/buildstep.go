@@ -76,10 +76,11 @@ func runJob(ctx context.Context, job Job, opts Options, order int) jobResult {
 
 // cachedJob looks the job up: the source's bytes name the base key, whose
 // Pipeline entry lists the files to hash for the full key. base is "" when
-// there is no cache or the source cannot be read.
+// there is no cache (or Check is set: a check proves outputs from the
+// sources alone) or the source cannot be read.
 func cachedJob(job Job, opts Options, order int) (res jobResult, base string) {
 	c := opts.Cache
-	if c == nil {
+	if c == nil || opts.Check {
 		return res, ""
 	}
 	src, err := os.ReadFile(job.Source)
@@ -109,10 +110,11 @@ func cachedJob(job Job, opts Options, order int) (res jobResult, base string) {
 	return *r, base
 }
 
-// storeJob adds a cooked job to the cache. The files are read again after
-// the cook; a file changed while the job cooked could pair old results with
-// new bytes, so the dependency bytes are hashed once more and the entry is
-// dropped when they moved.
+// storeJob adds a cooked job to the cache. The source is read again after
+// the cook and the entry dropped when it changed meanwhile. The referenced
+// files are read after the cook too: one edited while the job cooked could
+// pair the old result with the new bytes' key (as with any build tool that
+// hashes inputs it does not hold open; the next edit or --no-cache fixes it).
 func storeJob(job Job, opts Options, order int, base string, res *jobResult) {
 	c := opts.Cache
 	if c == nil || base == "" {
