@@ -225,7 +225,8 @@ func (c *Cache) warn(format string, args ...any) {
 }
 
 // release unmaps every segment; the cache must not be used afterwards.
-// Entries handed out by get must not be used either (decodeRecord copies).
+// Entries handed out by get (and records decoded from them) must not be
+// used either.
 func (c *Cache) release() {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -326,7 +326,9 @@ func encodeRecord(r *jobResult) ([]byte, error) {
 var errRecord = errors.New("cache: corrupt entry")
 
 // decodeRecord is encodeRecord's inverse; every length is checked against
-// the bytes that remain. The byte strings are copied out of b.
+// the bytes that remain. The byte strings alias b (a mapped cache segment,
+// valid until Run releases the cache after the world and the report are
+// done); nothing writes to them.
 func decodeRecord(b []byte) (*jobResult, error) {
 	if len(b) < 12 || binary.LittleEndian.Uint64(b) != xxh3.Hash(b[8:]) {
 		return nil, fmt.Errorf("%w: checksum", errRecord)
@@ -348,7 +350,7 @@ func decodeRecord(b []byte) (*jobResult, error) {
 		if l < 0 || l > len(rest) {
 			return nil, fmt.Errorf("%w: %d bytes wanted, %d left", errRecord, l, len(rest))
 		}
-		out := append(make([]byte, 0, l), rest[:l]...)
+		out := rest[:l:l]
 		rest = rest[l:]
 		return out, nil
 	}
