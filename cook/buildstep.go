@@ -245,7 +245,7 @@ func finishRun(jobs []Job, results []jobResult, opts Options, rep *Report) {
 
 // checkDiffs lists the outputs a check cook found missing or changed, and
 // the files under the output folder it would not write (temp files of a
-// killed cook and the cache folder excepted), sorted by name.
+// killed cook and cache folders excepted), sorted by name.
 func checkDiffs(opts Options, rep *Report) []CheckDiff {
 	diffs := []CheckDiff{}
 	want := map[string]bool{}
@@ -269,7 +269,7 @@ func checkDiffs(opts Options, rep *Report) []CheckDiff {
 			return nil
 		}
 		if d.IsDir() {
-			if abs, _ := filepath.Abs(p); cacheDir != "" && abs == cacheDir {
+			if abs, _ := filepath.Abs(p); d.Name() == CacheDirName || (cacheDir != "" && abs == cacheDir) {
 				return filepath.SkipDir
 			}
 			return nil
