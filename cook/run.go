@@ -133,6 +133,9 @@ func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("cook: %w", err)
 	}
+	if opts.Cache != nil {
+		defer opts.Cache.release() // also when cancelled; finishRun flushes first
+	}
 	workers := opts.Jobs
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
