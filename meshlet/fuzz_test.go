@@ -15,6 +15,7 @@ func FuzzBuild(f *testing.F) {
 	f.Add([]byte{3, 6, 0, 0, 0, 1, 0, 0, 0, 1, 0, 50, 50, 50, 51, 50, 50, 50, 51, 50, 0, 1, 2, 3, 4, 5, 0, 2, 1})
 	gi, gp := grid(5)
 	f.Add(encodeMesh(0, gi, gp))
+	f.Add(encodeMesh(4, gi, gp))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 || len(data) > 4096 {
 			return
@@ -24,7 +25,8 @@ func FuzzBuild(f *testing.F) {
 			{MaxVertices: 3, MaxTriangles: 1},
 			{MaxVertices: 4, MaxTriangles: 3, ConeWeight: 1},
 			{MaxVertices: 256, MaxTriangles: 512, ConeWeight: 0.5},
-		}[data[0]%4]
+			{MaxVertices: 16, MaxTriangles: 20, ConeWeight: 0.25, MinTriangles: 4, SplitFactor: 0.5},
+		}[data[0]%5]
 		nv := int(data[1])
 		data = data[2:]
 		if 3*nv > len(data) {
@@ -74,6 +76,19 @@ func encodeMesh(opt byte, idx []uint32, pos [][3]float32) []byte {
 // BenchmarkBuild clusterizes a ~200k-triangle UV sphere with the defaults.
 func BenchmarkBuild(b *testing.B) {
 	idx, pos := uvSphere(317, 317) // 2·317·316 = 200,344 triangles
+	b.ReportAllocs()
+	b.SetBytes(int64(4 * len(idx)))
+	for b.Loop() {
+		if _, err := Build(idx, pos, DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBuildLarge clusterizes a ~1M-triangle UV sphere (the parallel
+// split: 16 parts, on GOMAXPROCS threads).
+func BenchmarkBuildLarge(b *testing.B) {
+	idx, pos := uvSphere(708, 708) // 2·708·707 = 1,001,112 triangles
 	b.ReportAllocs()
 	b.SetBytes(int64(4 * len(idx)))
 	for b.Loop() {

@@ -361,6 +361,10 @@ func optionCases() []Options {
 		{MaxVertices: 96, MaxTriangles: 126, ConeWeight: 1},
 		{MaxVertices: 4, MaxTriangles: 512, ConeWeight: 0.25},
 		{MaxVertices: 256, MaxTriangles: 2, ConeWeight: 0.9},
+		// Flex mode.
+		{MaxVertices: 64, MaxTriangles: 124, ConeWeight: 0.25, MinTriangles: 32, SplitFactor: 1.5},
+		{MaxVertices: 96, MaxTriangles: 126, ConeWeight: 0.5, MinTriangles: 1, SplitFactor: 0.25},
+		{MaxVertices: 3, MaxTriangles: 1, MinTriangles: 1, SplitFactor: 1},
 	}
 }
 
@@ -435,6 +439,11 @@ func TestBuildRejectsInvalid(t *testing.T) {
 		{MaxVertices: 64, MaxTriangles: 124, ConeWeight: -0.1},
 		{MaxVertices: 64, MaxTriangles: 124, ConeWeight: 1.5},
 		{MaxVertices: 64, MaxTriangles: 124, ConeWeight: nan},
+		{MaxVertices: 64, MaxTriangles: 124, MinTriangles: -1},
+		{MaxVertices: 64, MaxTriangles: 124, MinTriangles: 125},
+		{MaxVertices: 64, MaxTriangles: 124, MinTriangles: 32, SplitFactor: -1},
+		{MaxVertices: 64, MaxTriangles: 124, MinTriangles: 32, SplitFactor: nan},
+		{MaxVertices: 64, MaxTriangles: 124, MinTriangles: 32, SplitFactor: inf},
 	}
 	for _, o := range bad {
 		if err := o.Validate(); !errors.Is(err, ErrInvalidOptions) {
@@ -446,6 +455,10 @@ func TestBuildRejectsInvalid(t *testing.T) {
 	}
 	if err := DefaultOptions().Validate(); err != nil {
 		t.Errorf("defaults invalid: %v", err)
+	}
+	flex := Options{MaxVertices: 64, MaxTriangles: 124, MinTriangles: 124, SplitFactor: 2}
+	if err := flex.Validate(); err != nil {
+		t.Errorf("flex options invalid: %v", err)
 	}
 }
 
@@ -506,5 +519,83 @@ func TestBoundsSphereCones(t *testing.T) {
 	}
 	if active*10 < len(bs)*8 {
 		t.Fatalf("only %d of %d meshlets have a cone", active, len(bs))
+	}
+}
+
+// twoPatches is two 5×5-vertex grids (32 triangles each) 1000 units apart,
+// interleaved in the index buffer.
+func twoPatches() ([]uint32, [][3]float32) {
+	ai, ap := grid(5)
+	pos := append([][3]float32{}, ap...)
+	for _, p := range ap {
+		pos = append(pos, [3]float32{p[0] + 1000, p[1], p[2]})
+	}
+	var idx []uint32
+	for i := 0; i < len(ai); i += 3 {
+		idx = append(idx, ai[i:i+3]...)
+		idx = append(idx, ai[i]+25, ai[i+1]+25, ai[i+2]+25)
+	}
+	return idx, pos
+}
+
+// Flex mode closes a meshlet early when the next triangle is far: two
+// patches that together fit one meshlet (and get one without flex, through
+// the spatial fallback) get one meshlet each.
+func TestBuildFlexSplitsFarPieces(t *testing.T) {
+	idx, pos := twoPatches()
+	plain := mustBuild(t, idx, pos, DefaultOptions())
+	if len(plain.Meshlets) != 1 {
+		t.Fatalf("without flex: %d meshlets, want 1 (both patches fit one)", len(plain.Meshlets))
+	}
+	o := DefaultOptions()
+	o.MinTriangles, o.SplitFactor = 8, 20 // 20 expected radii of an 8-triangle meshlet: about 20 units
+	r := mustBuild(t, idx, pos, o)
+	checkResult(t, idx, pos, o, r)
+	if len(r.Meshlets) != 2 {
+		t.Fatalf("flex: %d meshlets, want one per patch", len(r.Meshlets))
+	}
+	for k, b := range ComputeAllBounds(r, pos) {
+		if b.Radius > 10 {
+			t.Fatalf("flex meshlet %d spans both patches (radius %v)", k, b.Radius)
+		}
+	}
+	// Below MinTriangles a meshlet never closes early.
+	o.MinTriangles = 64
+	if r := mustBuild(t, idx, pos, o); len(r.Meshlets) != 1 {
+		t.Fatalf("MinTriangles 64: %d meshlets, want 1", len(r.Meshlets))
+	}
+}
+
+// The zero flex values are the plain builder, and MinTriangles ==
+// MaxTriangles without a split factor is too (same expected radius).
+func TestBuildFlexZeroKeepsBehaviour(t *testing.T) {
+	idx, pos := uvSphere(40, 60)
+	want := mustBuild(t, idx, pos, DefaultOptions())
+	o := DefaultOptions()
+	o.MinTriangles = o.MaxTriangles
+	if got := mustBuild(t, idx, pos, o); !reflect.DeepEqual(got, want) {
+		t.Fatal("MinTriangles == MaxTriangles, SplitFactor 0 changed the output")
+	}
+}
+
+// A small split factor trades meshlet count for tighter meshlets on a
+// mesh of scattered pieces.
+func TestBuildFlexTightensScatteredMeshes(t *testing.T) {
+	idx, pos := soup(2000, 11)
+	meanRadius := func(r Result) float64 {
+		s := 0.0
+		for _, b := range ComputeAllBounds(r, pos) {
+			s += float64(b.Radius)
+		}
+		return s / float64(len(r.Meshlets))
+	}
+	plain := mustBuild(t, idx, pos, DefaultOptions())
+	o := DefaultOptions()
+	o.MinTriangles, o.SplitFactor = 4, 0.5
+	flex := mustBuild(t, idx, pos, o)
+	checkResult(t, idx, pos, o, flex)
+	t.Logf("plain: %d meshlets, mean radius %.3f; flex: %d meshlets, mean radius %.3f", len(plain.Meshlets), meanRadius(plain), len(flex.Meshlets), meanRadius(flex))
+	if !(meanRadius(flex) < meanRadius(plain)) || len(flex.Meshlets) < len(plain.Meshlets) {
+		t.Fatal("flex did not trade meshlet count for tighter meshlets")
 	}
 }

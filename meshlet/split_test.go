@@ -1,0 +1,159 @@
+package meshlet
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// Meshes over partTriangles go through the parallel split: every contract
+// of Build still holds (each triangle once with its winding, limits,
+// first-use numbering, bounds).
+func TestBuildSplitInvariants(t *testing.T) {
+	gi, gp := grid(190) // 71,442 triangles: 2 parts
+	// Three far-apart spheres interleaved in the index buffer: 3 parts.
+	var si []uint32
+	var sp [][3]float32
+	a, ap := uvSphere(120, 120)
+	for k := 0; k < 3; k++ {
+		base := uint32(len(sp))
+		for _, p := range ap {
+			sp = append(sp, [3]float32{p[0] + float32(5*k), p[1], p[2]})
+		}
+		for _, v := range a {
+			si = append(si, v+base)
+		}
+	}
+	for _, mc := range []meshCase{{"grid190", gi, gp}, {"spheres", si, sp}} {
+		for _, o := range []Options{DefaultOptions(), {MaxVertices: 128, MaxTriangles: 256, ConeWeight: 0.5, MinTriangles: 64, SplitFactor: 1}} {
+			t.Run(fmt.Sprintf("%s/%d-%d", mc.name, o.MaxVertices, o.MaxTriangles), func(t *testing.T) {
+				if len(mc.idx)/3 <= partTriangles {
+					t.Fatalf("%d triangles do not exercise the split", len(mc.idx)/3)
+				}
+				r := mustBuild(t, mc.idx, mc.pos, o)
+				checkResult(t, mc.idx, mc.pos, o, r)
+			})
+		}
+	}
+}
+
+// The partition and the join order do not depend on GOMAXPROCS: the
+// output is byte-identical with 1, 2 and 4 threads.
+func TestBuildSplitDeterministicAcrossGOMAXPROCS(t *testing.T) {
+	idx, pos := grid(300) // 178,802 triangles: 3 parts
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	want := mustBuild(t, idx, pos, DefaultOptions())
+	for _, procs := range []int{2, 4} {
+		runtime.GOMAXPROCS(procs)
+		if got := mustBuild(t, idx, pos, DefaultOptions()); !reflect.DeepEqual(got, want) {
+			t.Fatalf("GOMAXPROCS %d: output differs from GOMAXPROCS 1", procs)
+		}
+	}
+}
+
+// Splitting costs few meshlets: at most 4 per part more than one greedy
+// run over the whole mesh (measured: 9 for grid300's 3 parts, 3 for
+// sphere300's 3, 50 for the 940k-triangle benchmark mesh's 15).
+func TestBuildSplitMeshletCost(t *testing.T) {
+	gi, gp := grid(300)
+	si, sp := uvSphere(300, 300)
+	for _, mc := range []meshCase{{"grid300", gi, gp}, {"sphere300", si, sp}} {
+		split := mustBuild(t, mc.idx, mc.pos, DefaultOptions())
+		single := build(mc.idx, mc.pos, DefaultOptions())
+		parts := (len(mc.idx)/3 + partTriangles - 1) / partTriangles
+		t.Logf("%s: %d parts, %d meshlets split, %d in one run", mc.name, parts, len(split.Meshlets), len(single.Meshlets))
+		if len(split.Meshlets) > len(single.Meshlets)+4*parts {
+			t.Errorf("%s: %d meshlets split vs %d in one run (%d parts)", mc.name, len(split.Meshlets), len(single.Meshlets), parts)
+		}
+	}
+}
+
+// kdSplit gives parts of balanced size that are separated along the first
+// split axis, and depends only on its input.
+func TestKDSplitBalancedAndSeparated(t *testing.T) {
+	g := lcg(9)
+	n := 10000
+	geom := make([]triGeom, n)
+	for i := range geom {
+		// Many duplicate coordinates force the id tie-break.
+		geom[i].c = [3]float32{float32(g.next() % 50), float32(g.next()%20) * 0.5, 0}
+	}
+	for _, parts := range []int{2, 3, 7} {
+		ids := make([]uint32, n)
+		for i := range ids {
+			ids[i] = uint32(i)
+		}
+		label := make([]uint32, n)
+		kdSplit(ids, geom, 0, parts, label, make([]keyed, n))
+		count := make([]int, parts)
+		for _, p := range label {
+			count[p]++
+		}
+		for p, c := range count {
+			if c < n/parts-1 || c > n/parts+1 {
+				t.Fatalf("%d parts: part %d has %d of %d triangles", parts, p, c, n)
+			}
+		}
+		// First split: x is the widest axis; (x, id) of the left half all
+		// below those of the right half.
+		left := parts / 2
+		var maxL, minR keyed
+		minR.key = 1e9
+		for i, p := range label {
+			k := keyed{geom[i].c[0], uint32(i)}
+			if int(p) < left && maxL.less(k) {
+				maxL = k
+			}
+			if int(p) >= left && k.less(minR) {
+				minR = k
+			}
+		}
+		if !maxL.less(minR) {
+			t.Fatalf("%d parts: left half reaches %v, right half starts at %v", parts, maxL, minR)
+		}
+		again := make([]uint32, n)
+		ids2 := make([]uint32, n)
+		for i := range ids2 {
+			ids2[i] = uint32(n - 1 - i) // another input order, same triangles
+		}
+		kdSplit(ids2, geom, 0, parts, again, make([]keyed, n))
+		if !slices.Equal(label, again) {
+			t.Fatalf("%d parts: labels depend on the order of the ids", parts)
+		}
+	}
+}
+
+// selectK puts exactly the k smallest (key, id) pairs first.
+func TestSelectK(t *testing.T) {
+	g := lcg(4)
+	for _, n := range []int{1, 2, 31, 33, 100, 5000} {
+		s := make([]keyed, n)
+		for i := range s {
+			s[i] = keyed{float32(g.next() % 7), uint32(i)}
+		}
+		sorted := slices.Clone(s)
+		slices.SortFunc(sorted, func(a, b keyed) int {
+			if a.less(b) {
+				return -1
+			}
+			return 1
+		})
+		for _, k := range []int{0, n / 3, n / 2, n - 1, n} {
+			c := slices.Clone(s)
+			selectK(c, k)
+			head := slices.Clone(c[:k])
+			slices.SortFunc(head, func(a, b keyed) int {
+				if a.less(b) {
+					return -1
+				}
+				return 1
+			})
+			if !slices.Equal(head, sorted[:k]) {
+				t.Fatalf("n %d k %d: the first k are not the k smallest", n, k)
+			}
+		}
+	}
+}
