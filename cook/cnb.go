@@ -62,7 +62,10 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, er
 		if s.Material >= 0 {
 			usedMaterials[s.Material] = true
 		}
-		skinned := scene.Skeleton != nil && len(scene.Skeleton.Joints) > 0 && s.Joints != nil && s.Weights != nil
+		// Skinned payloads carry joints and/or morph targets: a morph-only
+		// mesh is a skinned payload with zero joints (formats.md §2).
+		jointed := scene.Skeleton != nil && len(scene.Skeleton.Joints) > 0 && s.Joints != nil && s.Weights != nil
+		skinned := jointed || len(s.Morphs) > 0
 		var pieces []meshPiece
 		var err error
 		switch {
@@ -400,6 +403,9 @@ func perpendicular(n mesh.Vec3) [3]float32 {
 // bind pose as joints (parents first), normalised weights, and the morph
 // targets sparsified.
 func skinnedResource(p meshPiece, s *mesh.Submesh, sk *mesh.Skeleton, distances []float32) (cnbResource, error) {
+	if sk == nil || len(sk.Joints) == 0 || s.Joints == nil || s.Weights == nil {
+		sk = &mesh.Skeleton{} // morph-only: zero joints, every vertex rigid on "joint 0"
+	}
 	joints := make([]payload.Joint, len(sk.Joints))
 	for i, j := range sk.Joints {
 		joints[i] = payload.Joint{
@@ -416,14 +422,16 @@ func skinnedResource(p meshPiece, s *mesh.Submesh, sk *mesh.Skeleton, distances 
 	}
 	m := &payload.Skinned{Vertices: make([]payload.SkinnedVertex, len(p.verts)), Indices: p.lod0, Joints: joints}
 	for j, v := range p.verts {
-		m.Vertices[j] = payload.SkinnedVertex{
-			Vertex:  payloadVertex(s, int(v)),
-			Joints:  s.Joints[v],
-			Weights: payload.NormalizeWeights(s.Weights[v]),
+		m.Vertices[j] = payload.SkinnedVertex{Vertex: payloadVertex(s, int(v)), Weights: [4]float32{1, 0, 0, 0}}
+		if len(sk.Joints) > 0 {
+			m.Vertices[j].Joints = s.Joints[v]
+			m.Vertices[j].Weights = payload.NormalizeWeights(s.Weights[v])
 		}
 	}
-	if err := payload.RemapVertexJoints(m.Vertices, remap); err != nil {
-		return cnbResource{}, err
+	if len(joints) > 0 {
+		if err := payload.RemapVertexJoints(m.Vertices, remap); err != nil {
+			return cnbResource{}, err
+		}
 	}
 	if len(s.Morphs) > 0 {
 		names := make([]string, len(s.Morphs))

@@ -533,3 +533,42 @@ func TestBuildWorldDuplicateNames(t *testing.T) {
 		t.Errorf("duplicate material names: %v, want an InputError naming a/m", err)
 	}
 }
+
+// A morph-only mesh (no skeleton) is a skinned payload with zero joints
+// whose MRPS block carries the targets (formats.md §2; issue #6).
+func TestCNBMorphOnlyMesh(t *testing.T) {
+	s := mesh.Submesh{
+		Material:  -1,
+		Positions: []mesh.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}},
+		Normals:   []mesh.Vec3{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}},
+		Indices:   []uint32{0, 1, 2},
+		Morphs:    []mesh.MorphTarget{{Name: "bulge", Positions: []mesh.Vec3{{0, 0, 0}, {0, 0, 0.25}, {0, 0, 0}}}},
+	}
+	scene := &mesh.Scene{Submeshes: []mesh.Submesh{s}}
+	job := Job{Source: "blob.glb", Rel: "blob.glb", Name: "blob", SourceRef: "blob"}
+	opts := DefaultOptions()
+	opts.LOD.Ratios = nil
+	c, err := process(context.Background(), job, scene, opts, newStopwatch())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := cnbResources(job, c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].kind != cnb.SkinnedMesh {
+		t.Fatalf("resources %+v, want one SkinnedMesh", res)
+	}
+	m, err := payload.DecodeSkinnedWithLODs(res[0].payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Joints) != 0 || m.Morphs == nil || len(m.Morphs.Targets) != 1 || len(m.Morphs.Entries) != 1 {
+		t.Fatalf("joints %d, morphs %+v; want 0 joints and one morph entry", len(m.Joints), m.Morphs)
+	}
+	for _, v := range m.Vertices {
+		if v.Weights != [4]float32{1, 0, 0, 0} {
+			t.Errorf("weights %v, want rigid [1 0 0 0]", v.Weights)
+		}
+	}
+}
