@@ -22,7 +22,7 @@ type doc struct {
 	Meshes      []meshJSON   `json:"meshes,omitempty"`
 	Materials   []material   `json:"materials,omitempty"`
 	Textures    []texture    `json:"textures,omitempty"`
-	Images      []imageJSON      `json:"images,omitempty"`
+	Images      []imageJSON  `json:"images,omitempty"`
 	Accessors   []accessor   `json:"accessors,omitempty"`
 	BufferViews []bufferView `json:"bufferViews,omitempty"`
 	Buffers     []buffer     `json:"buffers,omitempty"`
