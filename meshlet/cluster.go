@@ -48,6 +48,15 @@ const maxCandidates = 1024
 // per part) tree-free and triangle soups (a query per triangle) O(n log n).
 const kdAfterScans = 4
 
+// fallbackReach is how far (in expected meshlet radii from the meshlet's
+// centroid) the nearest unused triangle may lie for the spatial fallback
+// to add it to the meshlet; farther, the meshlet closes instead of
+// spanning a gap. Unbounded (meshoptimizer) merges the leftovers of
+// separate pieces into wide meshlets; 3 gave 2-9% smaller mean spheres on
+// the benchmark meshes for at most as many meshlets as meshoptimizer
+// (1 and 2 cost 0.5-1.5% more meshlets, 4 kept 0.5% wider spheres).
+const fallbackReach = 3.0
+
 // Topological priorities of a candidate triangle, lower is better. They
 // always beat the geometric score. A triangle two of whose corners have
 // just one other unused triangle left ranks one step better than its new
@@ -307,7 +316,7 @@ func (b *builder) run() {
 		if fallback < 0 {
 			// Spatial fallback: nothing adjacent is left.
 			t := b.nearestUnused(b.center())
-			if b.fits(t) && !b.splits(t) {
+			if b.fits(t) && !b.splits(t) && b.reachable(t) {
 				b.add(t)
 				continue
 			}
@@ -333,6 +342,15 @@ func (b *builder) splits(t uint32) bool {
 	}
 	c := b.center()
 	return dist2([3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, b.geom[t].c) > float64(b.splitDist*b.splitDist)
+}
+
+// reachable reports whether the spatial fallback may add t to the
+// meshlet: its centroid lies within fallbackReach expected radii of the
+// meshlet's centroid.
+func (b *builder) reachable(t uint32) bool {
+	c := b.center()
+	r := fallbackReach * b.expectedRadius
+	return dist2([3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, b.geom[t].c) <= float64(r*r)
 }
 
 // initialSeed is the triangle whose centroid is nearest the minimum corner

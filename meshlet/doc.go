@@ -29,7 +29,11 @@
 // mesh's minimum corner), so meshlets sweep the surface instead of leaving
 // slivers. When a meshlet has no adjacent triangle left, the nearest
 // unused triangle (by centroid) joins it, so disconnected pieces still
-// fill meshlets. Each finished meshlet's triangles are reordered for
+// fill meshlets, unless it lies beyond 3 expected radii of the meshlet's
+// centroid (our addition: meshoptimizer bridges any gap, which merges the
+// leftovers of separate pieces into wide meshlets; bounding the reach gave
+// 2-9% smaller mean spheres and more cone culling on the benchmark meshes
+// for at most as many meshlets as meshoptimizer). Each finished meshlet's triangles are reordered for
 // vertex reuse and its local vertices numbered by first use (optimize.go,
 // as meshopt_optimizeMeshlet).
 //

@@ -500,9 +500,10 @@ func TestBuildSoupFillsMeshlets(t *testing.T) {
 	idx, pos := soup(1000, 3)
 	o := DefaultOptions()
 	r := mustBuild(t, idx, pos, o)
-	// 64 vertices hold 21 separate triangles.
-	if want := (1000 + 20) / 21; len(r.Meshlets) != want {
-		t.Fatalf("%d meshlets for 1000 separate triangles, want %d", len(r.Meshlets), want)
+	// 64 vertices hold 21 separate triangles: 48 meshlets at best; the
+	// last leftovers may lie beyond the fallback's reach of each other.
+	if want := (1000 + 20) / 21; len(r.Meshlets) < want || len(r.Meshlets) > want+1 {
+		t.Fatalf("%d meshlets for 1000 separate triangles, want %d or %d", len(r.Meshlets), want, want+1)
 	}
 }
 
@@ -522,13 +523,13 @@ func TestBoundsSphereCones(t *testing.T) {
 	}
 }
 
-// twoPatches is two 5×5-vertex grids (32 triangles each) 1000 units apart,
-// interleaved in the index buffer.
+// twoPatches is two 5×5-vertex grids (32 triangles each) 8 units apart
+// (within the spatial fallback's reach), interleaved in the index buffer.
 func twoPatches() ([]uint32, [][3]float32) {
 	ai, ap := grid(5)
 	pos := append([][3]float32{}, ap...)
 	for _, p := range ap {
-		pos = append(pos, [3]float32{p[0] + 1000, p[1], p[2]})
+		pos = append(pos, [3]float32{p[0] + 8, p[1], p[2]})
 	}
 	var idx []uint32
 	for i := 0; i < len(ai); i += 3 {
@@ -548,14 +549,14 @@ func TestBuildFlexSplitsFarPieces(t *testing.T) {
 		t.Fatalf("without flex: %d meshlets, want 1 (both patches fit one)", len(plain.Meshlets))
 	}
 	o := DefaultOptions()
-	o.MinTriangles, o.SplitFactor = 8, 20 // 20 expected radii of an 8-triangle meshlet: about 20 units
+	o.MinTriangles, o.SplitFactor = 8, 5 // 5 expected radii of an 8-triangle meshlet: 5 units
 	r := mustBuild(t, idx, pos, o)
 	checkResult(t, idx, pos, o, r)
 	if len(r.Meshlets) != 2 {
 		t.Fatalf("flex: %d meshlets, want one per patch", len(r.Meshlets))
 	}
 	for k, b := range ComputeAllBounds(r, pos) {
-		if b.Radius > 10 {
+		if b.Radius > 3 {
 			t.Fatalf("flex meshlet %d spans both patches (radius %v)", k, b.Radius)
 		}
 	}
@@ -597,5 +598,24 @@ func TestBuildFlexTightensScatteredMeshes(t *testing.T) {
 	t.Logf("plain: %d meshlets, mean radius %.3f; flex: %d meshlets, mean radius %.3f", len(plain.Meshlets), meanRadius(plain), len(flex.Meshlets), meanRadius(flex))
 	if !(meanRadius(flex) < meanRadius(plain)) || len(flex.Meshlets) < len(plain.Meshlets) {
 		t.Fatal("flex did not trade meshlet count for tighter meshlets")
+	}
+}
+
+// The spatial fallback does not bridge gaps wider than fallbackReach
+// expected radii: far pieces get their own meshlets.
+func TestBuildFallbackReach(t *testing.T) {
+	ai, ap := grid(5)
+	pos := append([][3]float32{}, ap...)
+	for _, p := range ap {
+		pos = append(pos, [3]float32{p[0] + 1000, p[1], p[2]})
+	}
+	idx := append([]uint32{}, ai...)
+	for _, v := range ai {
+		idx = append(idx, v+25)
+	}
+	r := mustBuild(t, idx, pos, DefaultOptions())
+	checkResult(t, idx, pos, DefaultOptions(), r)
+	if len(r.Meshlets) != 2 {
+		t.Fatalf("%d meshlets for two patches 1000 apart, want 2", len(r.Meshlets))
 	}
 }
