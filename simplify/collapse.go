@@ -1,6 +1,9 @@
 package simplify
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // collapseTo runs collapse passes until the result holds at most target
 // indices or no allowed collapse is left under the error limit. Each pass
@@ -16,7 +19,17 @@ func (s *state) collapseTo(target int) {
 		}
 		s.rankCollapses()
 		s.sortCollapses()
-		if s.performCollapses((len(s.result)-target)/3) == 0 {
+		// A pass that deferred every candidate (their tolerance bounds
+		// exceed the pass goal) retries with the goal raised to a quarter
+		// of the deferred costs, so progress never stalls on deferrals.
+		floor := 0.0
+		nd := s.performCollapses((len(s.result)-target)/3, floor)
+		for nd == 0 && len(s.deferred) > 0 {
+			slices.Sort(s.deferred)
+			floor = kPassErrorBound * s.deferred[len(s.deferred)/4]
+			nd = s.performCollapses((len(s.result)-target)/3, floor)
+		}
+		if nd == 0 {
 			return
 		}
 		s.updateQuadrics()
@@ -116,16 +129,26 @@ func (s *state) attrError(i0, i1 uint32) float64 {
 	return attributeError(&s.aq[i0], s.ag[int(i0)*k:int(i0+1)*k], s.pos[i1], s.attr[int(i1)*k:int(i1+1)*k])
 }
 
+// rankError is the ranking cost of moving i0 onto i1: its quadric error
+// qerr or the square of its known tolerance bound, whichever is larger.
+func (s *state) rankError(i0, i1 uint32, qerr float64) float64 {
+	t := s.rankTolerance(s.remap[i0], s.remap[i1])
+	return math.Max(qerr, t*t)
+}
+
 // rankCollapses computes each candidate's error and picks its direction.
 func (s *state) rankCollapses() {
 	for i := range s.coll {
 		c := &s.coll[i]
-		e := s.collapseError(c.v0, c.v1)
+		q := s.collapseError(c.v0, c.v1)
+		e := s.rankError(c.v0, c.v1, q)
 		if c.bidi {
-			if r := s.collapseError(c.v1, c.v0); r < e {
-				c.v0, c.v1, e = c.v1, c.v0, r
+			rq := s.collapseError(c.v1, c.v0)
+			if r := s.rankError(c.v1, c.v0, rq); r < e {
+				c.v0, c.v1, e, q = c.v1, c.v0, r, rq
 			}
 		}
+		c.qerr = q
 		c.err = e
 		c.key = math.Float32bits(float32(e)) // monotonic for e >= 0
 	}
@@ -164,7 +187,9 @@ func (s *state) sortCollapses() {
 }
 
 // performCollapses commits collapses in error order and returns how many.
-func (s *state) performCollapses(triGoal int) int {
+// floor raises the pass goal for deferrals (see collapseTo).
+func (s *state) performCollapses(triGoal int, floor float64) int {
+	s.deferred = s.deferred[:0]
 	for i := range s.cremap {
 		s.cremap[i] = uint32(i)
 	}
@@ -177,14 +202,17 @@ func (s *state) performCollapses(triGoal int) int {
 	done, removed := 0, 0
 	for _, ci := range s.order {
 		c := &s.coll[ci]
-		if c.err > s.limit || removed >= triGoal {
+		if removed >= triGoal {
 			break
+		}
+		if c.qerr > s.limit {
+			continue // the error limit is on the quadric error alone
 		}
 		errGoal := math.Inf(1)
 		if edgeGoal < len(s.order) {
-			errGoal = 1.5 * s.coll[s.order[edgeGoal]].err
+			errGoal = kPassErrorBound * s.coll[s.order[edgeGoal]].err
 		}
-		if c.err > errGoal && c.err > s.maxErr && removed > triGoal/6 {
+		if c.err > errGoal && c.err > s.maxCost && removed > triGoal/6 {
 			break
 		}
 		i0, i1 := c.v0, c.v1
@@ -194,6 +222,15 @@ func (s *state) performCollapses(triGoal int) int {
 		}
 		if !s.collapseValid(r0, r1) {
 			edgeGoal++ // an invalid collapse should not set the error goal
+			continue
+		}
+		// The rank is a lower bound; the tolerance bound of the collapse in
+		// the mesh as it is now may cost more. Over the pass goal, defer it
+		// to a later pass where it ranks by that cost.
+		bnd := s.tol[r0] + s.localBound(r0, r1)
+		cost := math.Max(c.err, bnd*bnd)
+		if cost > math.Max(errGoal, floor) && cost > s.maxCost {
+			s.deferred = append(s.deferred, cost)
 			continue
 		}
 		kind := s.kind[i0]
@@ -212,7 +249,9 @@ func (s *state) performCollapses(triGoal int) int {
 			removed += 2
 		}
 		done++
-		s.maxErr = math.Max(s.maxErr, c.err)
+		s.spreadTolerance(r0, r1, bnd)
+		s.maxErr = math.Max(s.maxErr, c.qerr)
+		s.maxCost = math.Max(s.maxCost, cost)
 	}
 	return done
 }
@@ -227,12 +266,7 @@ func (s *state) cur(r uint32) uint32 { return s.remap[s.cremap[r]] }
 // the apexes of the triangles on edge r0-r1, and the two apexes do not close
 // a tetrahedron) and flips no surviving triangle around r0.
 func (s *state) collapseValid(r0, r1 uint32) bool {
-	s.gen++
-	if s.gen == 0 { // wrapped: reset the marks
-		clear(s.mark)
-		s.gen = 1
-	}
-	gen := s.gen
+	gen := s.nextGen()
 	s.opp = s.opp[:0]
 	p0, p1 := s.pos[r0], s.pos[r1]
 	for _, e := range s.adj[s.adjOff[r0]:s.adjOff[r0+1]] {
@@ -273,6 +307,16 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 		return false
 	}
 	return true
+}
+
+// nextGen starts a new generation of s.mark.
+func (s *state) nextGen() uint32 {
+	s.gen++
+	if s.gen == 0 { // wrapped: reset the marks
+		clear(s.mark)
+		s.gen = 1
+	}
+	return s.gen
 }
 
 // hasFace reports a current triangle around r with the other corners x, y.

@@ -58,12 +58,25 @@
 // the extent unless Options.Absolute. Because quadrics accumulate, it is
 // measured against the input, not against the previous pass.
 //
+// Tolerance. Quadric errors are averages; what a viewer sees (and what a
+// Hausdorff distance measures) is the largest deviation. Each position class
+// also carries a measured bound on how far the surface it stands for has
+// drifted: a collapse costs the mover's bound plus the distance from the
+// removed point to the new fan and from the new edges' midpoints to the old
+// fan; the target keeps that bound and its fan neighbours half of it. A
+// collapse ranks by the larger of its quadric error and its bound squared
+// (see tolerance.go). This steers the order only: the error limit and
+// Result.Error stay on the quadric error.
+//
 // Ordering. Instead of a priority queue, each pass lists all candidate
 // edges, ranks them, sorts them (stable radix sort on float32 bits) and
 // commits them in order, skipping any that touches a vertex already moved in
-// the pass so no rank goes stale; a pass stops at its triangle goal, at the
-// error limit, or when errors rise well above the goal's rank. This is
-// O(n log n)-like in practice and handles a million triangles in seconds.
+// the pass so no rank goes stale; a pass stops at its triangle goal, or when
+// costs rise well above the goal's rank. Bounds need the fan as it is when
+// the collapse commits, so a collapse whose fresh cost exceeds the pass goal
+// is deferred to a later pass (where its cached bound ranks it); a pass that
+// deferred everything retries with a raised goal. This is O(n log n)-like in
+// practice and handles a million triangles in seconds.
 //
 // Chains. Chain takes snapshots of one collapse sequence at each target, so
 // levels nest, cost one simplification in all, and report errors against

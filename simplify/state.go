@@ -27,6 +27,9 @@ const (
 	// by more than ~75 degrees (cos = 0.25). The pure test (90 degrees)
 	// lets a series of near-90 turns flip a triangle over several passes.
 	kFlipCos = 0.25
+	// kPassErrorBound: a pass takes collapses up to this factor times the
+	// error of the collapse at its goal rank (meshopt's value).
+	kPassErrorBound = 1.5
 )
 
 // canCollapse[from][to]: a collapse keeps the target's kind, so a vertex may
@@ -57,8 +60,9 @@ type halfEdge struct{ next, prev uint32 }
 type collapse struct {
 	v0, v1 uint32
 	bidi   bool
-	key    uint32 // sort key: float32 bits of err
-	err    float64
+	key    uint32  // sort key: float32 bits of err
+	err    float64 // rank: the larger of qerr and the tolerance bound squared
+	qerr   float64 // quadric error, what the error limit applies to
 }
 
 // state is one simplification in progress. All positions are normalized to
@@ -83,9 +87,10 @@ type state struct {
 	aq   []quadric // attribute quadric per vertex
 	ag   []gradient
 
-	result []uint32
-	maxErr float64 // largest committed collapse error
-	limit  float64 // squared error limit
+	result  []uint32
+	maxErr  float64 // largest committed collapse (quadric) error
+	maxCost float64 // largest committed cost (quadric or tolerance)
+	limit   float64 // squared error limit
 
 	// per-pass scratch
 	adjOff []uint32
@@ -98,6 +103,15 @@ type state struct {
 	mark   []uint32
 	gen    uint32
 	opp    []uint32
+
+	// tolerance bounds (see tolerance.go)
+	tol      []float64 // per class: distance bound of the surface it carries
+	md       []float64 // scratch for midpointDistance
+	ver      []uint32  // per class: bumped when its neighbourhood changes
+	cacheTo  []uint32  // per class: target of the cached local bound
+	cacheVer []uint32  // per class: ver+1 when the cached bound was computed
+	cacheLoc []float64 // per class: cached local bound
+	deferred []float64 // costs of the collapses this pass deferred
 }
 
 // newState prepares positions, topology, vertex kinds and quadrics. Input
@@ -136,6 +150,12 @@ func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 	s.cremap = make([]uint32, n)
 	s.clock = make([]bool, n)
 	s.mark = make([]uint32, n)
+	s.tol = make([]float64, n)
+	s.md = make([]float64, n)
+	s.ver = make([]uint32, n)
+	s.cacheTo = make([]uint32, n)
+	s.cacheVer = make([]uint32, n)
+	s.cacheLoc = make([]float64, n)
 	return s
 }
 
