@@ -105,6 +105,7 @@ type builder struct {
 	kd      *kdTree
 	kdTri   []uint32
 	kdPoint []int32
+	grid    *cellGrid // nearest within reach, built on first use
 	// Before the tree: the unused triangles (lazily compacted) that
 	// nearestUnused scans, and how many points the scans have visited.
 	pool      []uint32
@@ -216,7 +217,7 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 	b.emitted = resize(b.emitted, n)
 	clear(b.emitted)
 	b.remaining, b.nextFirst = n, 0
-	b.kd, b.poolReady, b.scanned = nil, false, 0
+	b.kd, b.grid, b.poolReady, b.scanned = nil, nil, false, 0
 	b.seeds = b.seeds[:0]
 	b.local = resize(b.local, nv)
 	for i := range b.local {
@@ -314,19 +315,27 @@ func (b *builder) run() {
 			fallback = b.bestAny()
 		}
 		if fallback < 0 {
-			// Spatial fallback: nothing adjacent is left.
-			t := b.nearestUnused(b.center())
-			if b.fits(t) && !b.splits(t) && b.reachable(t) {
-				b.add(t)
-				continue
+			// Spatial fallback: nothing adjacent is left; the nearest
+			// unused triangle within reach joins if it fits.
+			if t := b.nearestInReach(b.center()); t != noTriangle {
+				if b.fits(t) && !b.splits(t) {
+					b.add(t)
+					continue
+				}
+				fallback = int32(t)
 			}
-			fallback = int32(t)
 		}
+		c := b.center()
 		b.collectSeeds()
 		b.flush()
 		seed := b.selectSeed()
 		if seed < 0 {
 			seed = fallback
+		}
+		if seed < 0 {
+			// No seed on a used border and nothing within reach: the
+			// nearest unused triangle anywhere starts the next meshlet.
+			seed = int32(b.nearestUnused(c))
 		}
 		b.add(uint32(seed))
 	}
@@ -344,13 +353,14 @@ func (b *builder) splits(t uint32) bool {
 	return dist2([3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, b.geom[t].c) > float64(b.splitDist*b.splitDist)
 }
 
-// reachable reports whether the spatial fallback may add t to the
-// meshlet: its centroid lies within fallbackReach expected radii of the
-// meshlet's centroid.
-func (b *builder) reachable(t uint32) bool {
-	c := b.center()
-	r := fallbackReach * b.expectedRadius
-	return dist2([3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, b.geom[t].c) <= float64(r*r)
+// nearestInReach returns the unused triangle whose centroid is nearest q
+// within fallbackReach expected radii (the lowest index on ties), or
+// noTriangle; the grid is built on first use.
+func (b *builder) nearestInReach(q [3]float32) uint32 {
+	if b.grid == nil {
+		b.grid = newCellGrid(b.geom, b.emitted, fallbackReach*b.expectedRadius)
+	}
+	return b.grid.nearest(q, b.geom, b.emitted)
 }
 
 // initialSeed is the triangle whose centroid is nearest the minimum corner
