@@ -11,6 +11,7 @@ import (
 // cheapest ones that touch no vertex already moved in this pass (so ranks
 // stay valid without a priority queue), as meshoptimizer does.
 func (s *state) collapseTo(target int) {
+	s.nextFloor = 0
 	for len(s.result) > target {
 		s.adjOff, s.adj = buildAdjacency(s.result, s.n, s.remap, s.adjOff, s.adj)
 		s.pickCollapses()
@@ -19,15 +20,19 @@ func (s *state) collapseTo(target int) {
 		}
 		s.rankCollapses()
 		s.sortCollapses()
-		// A pass that deferred every candidate (their tolerance bounds
-		// exceed the pass goal) retries with the goal raised to a quarter
-		// of the deferred costs, so progress never stalls on deferrals.
-		floor := 0.0
-		nd := s.performCollapses((len(s.result)-target)/3, floor)
+		// Deferrals (see tolerance.go): a pass that deferred every
+		// candidate retries with its goal raised to the first quarter of the
+		// deferred costs, and a pass that removed less than a quarter of its
+		// goal raises the next pass's goal the same way, so passes never
+		// trickle.
+		goal := (len(s.result) - target) / 3
+		nd := s.performCollapses(goal, s.nextFloor)
 		for nd == 0 && len(s.deferred) > 0 {
-			slices.Sort(s.deferred)
-			floor = kPassErrorBound * s.deferred[len(s.deferred)/4]
-			nd = s.performCollapses((len(s.result)-target)/3, floor)
+			nd = s.performCollapses(goal, s.deferredFloor())
+		}
+		s.nextFloor = 0
+		if s.removed < goal/4 && len(s.deferred) > 0 {
+			s.nextFloor = s.deferredFloor()
 		}
 		if nd == 0 {
 			return
@@ -37,6 +42,13 @@ func (s *state) collapseTo(target int) {
 		remapLoop(s.loopbk, s.cremap)
 		s.remapResult()
 	}
+}
+
+// deferredFloor is the pass goal that admits the cheapest quarter of the
+// collapses the last pass deferred.
+func (s *state) deferredFloor() float64 {
+	slices.Sort(s.deferred)
+	return kPassErrorBound * s.deferred[len(s.deferred)/4]
 }
 
 // isLoopKind reports kinds whose edges are constrained to their loop.
@@ -186,7 +198,7 @@ func (s *state) sortCollapses() {
 	}
 }
 
-// performCollapses commits collapses in error order and returns how many.
+// performCollapses commits collapses in rank order and returns how many;
 // floor raises the pass goal for deferrals (see collapseTo).
 func (s *state) performCollapses(triGoal int, floor float64) int {
 	s.deferred = s.deferred[:0]
@@ -253,6 +265,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		s.maxErr = math.Max(s.maxErr, c.qerr)
 		s.maxCost = math.Max(s.maxCost, cost)
 	}
+	s.removed = removed
 	return done
 }
 

@@ -105,13 +105,15 @@ type state struct {
 	opp    []uint32
 
 	// tolerance bounds (see tolerance.go)
-	tol      []float64 // per class: distance bound of the surface it carries
-	md       []float64 // scratch for midpointDistance
-	ver      []uint32  // per class: bumped when its neighbourhood changes
-	cacheTo  []uint32  // per class: target of the cached local bound
-	cacheVer []uint32  // per class: ver+1 when the cached bound was computed
-	cacheLoc []float64 // per class: cached local bound
-	deferred []float64 // costs of the collapses this pass deferred
+	tol       []float64 // per class: distance bound of the surface it carries
+	md        []float64 // scratch for midpointDistance
+	ver       []uint32  // per class: bumped when its neighbourhood changes
+	cacheTo   []uint32  // per class: target of the cached local bound
+	cacheVer  []uint32  // per class: ver+1 when the cached bound was computed
+	cacheLoc  []float64 // per class: cached local bound
+	deferred  []float64 // costs of the collapses this pass deferred
+	nextFloor float64   // goal floor for the next pass
+	removed   int       // triangles the last pass removed
 }
 
 // newState prepares positions, topology, vertex kinds and quadrics. Input
