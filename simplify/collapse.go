@@ -167,34 +167,45 @@ func (s *state) rankCollapses() {
 }
 
 // sortCollapses orders candidates by error with a stable LSD radix sort on
-// the float32 bits (3 passes of 11 bits): exact, stable, deterministic.
+// the float32 bits (3 passes of 11 bits): exact, stable, deterministic. It
+// sorts packed key<<32|index words, so every pass reads contiguous memory.
 func (s *state) sortCollapses() {
 	m := len(s.coll)
 	if cap(s.order) < m {
 		s.order = make([]uint32, m)
-		s.tmp = make([]uint32, m)
+		s.keys = make([]uint64, m)
+		s.keysTmp = make([]uint64, m)
 	}
-	s.order, s.tmp = s.order[:m], s.tmp[:m]
-	for i := range s.order {
-		s.order[i] = uint32(i)
+	s.order = s.order[:m]
+	keys, tmp := s.keys[:m], s.keysTmp[:m]
+	for i, c := range s.coll {
+		keys[i] = uint64(c.key)<<32 | uint64(i)
 	}
-	var hist [2048]uint32
-	for shift := uint(0); shift < 32; shift += 11 {
-		clear(hist[:])
-		for _, c := range s.coll {
-			hist[(c.key>>shift)&2047]++
-		}
+	var hist [3][2048]uint32
+	for _, k := range keys {
+		hist[0][(k>>32)&2047]++
+		hist[1][(k>>43)&2047]++
+		hist[2][(k>>54)&2047]++
+	}
+	for p := range hist {
 		sum := uint32(0)
-		for i, h := range hist {
-			hist[i] = sum
+		for i, h := range hist[p] {
+			hist[p][i] = sum
 			sum += h
 		}
-		for _, o := range s.order {
-			d := (s.coll[o].key >> shift) & 2047
-			s.tmp[hist[d]] = o
-			hist[d]++
+	}
+	for p := range 3 {
+		shift := 32 + 11*uint(p)
+		h := &hist[p]
+		for _, k := range keys {
+			d := (k >> shift) & 2047
+			tmp[h[d]] = k
+			h[d]++
 		}
-		s.order, s.tmp = s.tmp, s.order
+		keys, tmp = tmp, keys
+	}
+	for i, k := range keys {
+		s.order[i] = uint32(k)
 	}
 }
 

@@ -93,16 +93,17 @@ type state struct {
 	limit   float64 // squared error limit
 
 	// per-pass scratch
-	adjOff []uint32
-	adj    []halfEdge
-	coll   []collapse
-	order  []uint32
-	tmp    []uint32
-	cremap []uint32
-	clock  []bool
-	mark   []uint32
-	gen    uint32
-	opp    []uint32
+	adjOff  []uint32
+	adj     []halfEdge
+	coll    []collapse
+	order   []uint32
+	keys    []uint64 // sort scratch: key<<32 | candidate index
+	keysTmp []uint64
+	cremap  []uint32
+	clock   []bool
+	mark    []uint32
+	gen     uint32
+	opp     []uint32
 
 	// tolerance bounds (see tolerance.go)
 	tol       []float64 // per class: distance bound of the surface it carries
@@ -195,30 +196,53 @@ func (s *state) normalize(positions [][3]float32) {
 
 // buildRemap welds referenced vertices with bit-identical positions (-0 and
 // +0 are the same) into position classes: remap points at the first member,
-// wedge links the members in a cycle.
+// wedge links the members in a cycle. Lookups go through an open-addressing
+// table (quadratic probing) over vertex ids, sized to a power of two.
 func (s *state) buildRemap(positions [][3]float32) {
 	s.remap = make([]uint32, s.n)
 	s.wedge = make([]uint32, s.n)
-	first := make(map[[3]uint32]uint32)
-	for i, p := range positions {
-		s.remap[i], s.wedge[i] = uint32(i), uint32(i)
+	key := func(i uint32) [3]uint32 {
+		var k [3]uint32
+		for j, x := range positions[i] {
+			if x != 0 { // -0 and +0 are one position
+				k[j] = math.Float32bits(x)
+			}
+		}
+		return k
+	}
+	size := 1
+	for size < s.n+s.n/4+1 {
+		size *= 2
+	}
+	table := make([]uint32, size)
+	for i := range table {
+		table[i] = noVertex
+	}
+	mask := uint32(size - 1)
+	for i := range uint32(s.n) {
+		s.remap[i], s.wedge[i] = i, i
 		if !s.used[i] {
 			continue
 		}
-		var key [3]uint32
-		for j := range 3 {
-			if p[j] != 0 { // -0 and +0 are one position
-				key[j] = math.Float32bits(p[j])
+		k := key(i)
+		h := (k[0] ^ k[0]>>17) * 73856093
+		h ^= (k[1] ^ k[1]>>17) * 19349663
+		h ^= (k[2] ^ k[2]>>17) * 83492791
+		b := h & mask
+		for probe := uint32(1); ; probe++ {
+			r := table[b]
+			if r == noVertex {
+				table[b] = i
+				break
 			}
+			if key(r) == k {
+				s.remap[i] = r
+				s.wedge[i] = s.wedge[r]
+				s.wedge[r] = i
+				break
+			}
+			b = (b + probe) & mask
 		}
-		r, ok := first[key]
-		if !ok {
-			first[key] = uint32(i)
-			continue
-		}
-		s.remap[i] = r
-		s.wedge[i] = s.wedge[r]
-		s.wedge[r] = uint32(i)
 	}
 }
 
@@ -320,14 +344,14 @@ func buildAdjacency(tris []uint32, n int, remap []uint32, off []uint32, adj []ha
 	}
 	off = off[:n+1]
 	clear(off)
-	id := func(v uint32) uint32 {
-		if remap != nil {
-			return remap[v]
+	if remap == nil {
+		for _, v := range tris {
+			off[v+1]++
 		}
-		return v
-	}
-	for _, v := range tris {
-		off[id(v)+1]++
+	} else {
+		for _, v := range tris {
+			off[remap[v]+1]++
+		}
 	}
 	for i := 1; i <= n; i++ {
 		off[i] += off[i-1]
@@ -338,7 +362,10 @@ func buildAdjacency(tris []uint32, n int, remap []uint32, off []uint32, adj []ha
 	adj = adj[:len(tris)]
 	// Fill using off[v] as a cursor, then shift back.
 	for t := 0; t+2 < len(tris); t += 3 {
-		a, b, c := id(tris[t]), id(tris[t+1]), id(tris[t+2])
+		a, b, c := tris[t], tris[t+1], tris[t+2]
+		if remap != nil {
+			a, b, c = remap[a], remap[b], remap[c]
+		}
 		adj[off[a]] = halfEdge{b, c}
 		off[a]++
 		adj[off[b]] = halfEdge{c, a}
