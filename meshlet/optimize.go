@@ -64,9 +64,11 @@ func (o *optimizer) run(verts []uint32, tris []uint8) {
 	next := 0
 	stamp, done, adj, off, cnt := o.stamp, o.done, o.adj, o.off, o.cnt
 	for step := int32(0); step < int32(nt); step++ {
-		best, bestScore := int32(-1), int32(0)
+		// key = score<<16 | (0xffff - triangle): the largest key is the
+		// highest score, then the first triangle.
+		bestKey := int32(-1)
 		recent := step - recentWindow // a vertex stamped at or after it is recent
-		for back := int32(1); back <= recentWindow && back <= step && best < 0; back++ {
+		for back := int32(1); back <= recentWindow && back <= step && bestKey < 0; back++ {
 			prev := int(o.order[step-back])
 			for _, v := range tris[3*prev : 3*prev+3] {
 				lo, n := int(off[v]), int(cnt[v])
@@ -81,12 +83,14 @@ func (o *optimizer) run(verts []uint32, tris []uint8) {
 					i++
 					c := tris[3*u : 3*u+3 : 3*u+3]
 					sc := b2i32(stamp[c[0]] >= recent) + b2i32(stamp[c[1]] >= recent) + b2i32(stamp[c[2]] >= recent)
-					if sc > bestScore || (sc == bestScore && u < best) {
-						best, bestScore = u, sc
-					}
+					bestKey = max(bestKey, sc<<16|(0xffff-u))
 				}
 				cnt[v] = uint16(len(lst))
 			}
+		}
+		best := int32(-1)
+		if bestKey >= 0 {
+			best = 0xffff - bestKey&0xffff
 		}
 		if best < 0 {
 			for done[next] {
