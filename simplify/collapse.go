@@ -215,6 +215,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 	s.deferred = s.deferred[:0]
 	for i := range s.cremap {
 		s.cremap[i] = uint32(i)
+		s.ccur[i] = uint32(i)
 	}
 	clear(s.clock)
 	// Most collapses remove two triangles; the error of the edge at that
@@ -250,7 +251,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		// The rank is a lower bound; the tolerance bound of the collapse in
 		// the mesh as it is now may cost more. Over the pass goal, defer it
 		// to a later pass where it ranks by that cost.
-		bnd := s.tol[r0] + s.localBound(r0, r1)
+		bnd := s.tl[r0].tol + s.localBound(r0, r1)
 		cost := math.Max(c.err, bnd*bnd)
 		if cost > math.Max(errGoal, floor) && cost > s.maxCost {
 			s.deferred = append(s.deferred, cost)
@@ -265,6 +266,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 			s.cremap[s.wedge[i0]] = s1
 		}
 		s.cremap[i0] = i1
+		s.ccur[r0] = r1
 		s.clock[r0], s.clock[r1] = true, true
 		if kind == kindBorder {
 			removed++
@@ -282,7 +284,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 
 // cur is the position class that class r belongs to after this pass's
 // collapses so far.
-func (s *state) cur(r uint32) uint32 { return s.remap[s.cremap[r]] }
+func (s *state) cur(r uint32) uint32 { return s.ccur[r] }
 
 // collapseValid checks, in the welded mesh as modified so far this pass,
 // that moving class r0 onto r1 keeps the surface a manifold (the link

@@ -100,21 +100,18 @@ type state struct {
 	keys    []uint64 // sort scratch: key<<32 | candidate index
 	keysTmp []uint64
 	cremap  []uint32
+	ccur    []uint32 // per class: its class after this pass's collapses so far
 	clock   []bool
 	mark    []uint32
 	gen     uint32
 	opp     []uint32
 
 	// tolerance bounds (see tolerance.go)
-	tol       []float64 // per class: distance bound of the surface it carries
-	md        []float64 // scratch for midpointDistance
-	ver       []uint32  // per class: bumped when its neighbourhood changes
-	cacheTo   []uint32  // per class: target of the cached local bound
-	cacheVer  []uint32  // per class: ver+1 when the cached bound was computed
-	cacheLoc  []float64 // per class: cached local bound
-	deferred  []float64 // costs of the collapses this pass deferred
-	nextFloor float64   // goal floor for the next pass
-	removed   int       // triangles the last pass removed
+	tl        []tolerance // per class (see tolerance.go)
+	md        []float64   // scratch for computeLocalBound
+	deferred  []float64   // costs of the collapses this pass deferred
+	nextFloor float64     // goal floor for the next pass
+	removed   int         // triangles the last pass removed
 }
 
 // newState prepares positions, topology, vertex kinds and quadrics. Input
@@ -151,14 +148,11 @@ func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 
 	s.adjOff = make([]uint32, n+1)
 	s.cremap = make([]uint32, n)
+	s.ccur = make([]uint32, n)
 	s.clock = make([]bool, n)
 	s.mark = make([]uint32, n)
-	s.tol = make([]float64, n)
+	s.tl = make([]tolerance, n)
 	s.md = make([]float64, n)
-	s.ver = make([]uint32, n)
-	s.cacheTo = make([]uint32, n)
-	s.cacheVer = make([]uint32, n)
-	s.cacheLoc = make([]float64, n)
 	return s
 }
 

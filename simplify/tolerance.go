@@ -28,74 +28,74 @@ import "math"
 // neighbours erase the removed point unnoticed).
 const kFanTolerance = 0.5
 
+// tolerance is one class's bound and cache, packed so that ranking touches
+// one cache line per class.
+type tolerance struct {
+	tol     float64 // distance bound of the surface the class stands for
+	loc     float64 // cached local bound of moving it onto to
+	to      uint32  // target of the cached local bound
+	ver     uint32  // bumped when the class's neighbourhood changes
+	cacheOf uint32  // ver+1 when loc was computed (0: none)
+}
+
 // localBound returns the local bound of moving class r0 onto r1 in the mesh
 // as modified so far in this pass, cached per class until the neighbourhood
 // of r0 changes.
 func (s *state) localBound(r0, r1 uint32) float64 {
-	if s.cacheTo[r0] == r1 && s.cacheVer[r0] == s.ver[r0]+1 {
-		return s.cacheLoc[r0]
+	t := &s.tl[r0]
+	if t.to == r1 && t.cacheOf == t.ver+1 {
+		return t.loc
 	}
-	d := math.Max(s.fanDistance(r0, r1), s.midpointDistance(r0, r1))
-	s.cacheTo[r0], s.cacheVer[r0], s.cacheLoc[r0] = r1, s.ver[r0]+1, d
+	d := s.computeLocalBound(r0, r1)
+	t = &s.tl[r0]
+	t.to, t.cacheOf, t.loc = r1, t.ver+1, d
 	return d
 }
 
 // rankTolerance is the best known bound for moving r0 onto r1 at ranking
 // time: tol plus the cached local bound when still valid, else tol.
 func (s *state) rankTolerance(r0, r1 uint32) float64 {
-	if s.cacheTo[r0] == r1 && s.cacheVer[r0] == s.ver[r0]+1 {
-		return s.tol[r0] + s.cacheLoc[r0]
+	t := &s.tl[r0]
+	if t.to == r1 && t.cacheOf == t.ver+1 {
+		return t.tol + t.loc
 	}
-	return s.tol[r0]
+	return t.tol
 }
 
 // spreadTolerance records a committed collapse r0→r1 with bound bnd. Call
 // it after cremap holds the collapse.
 func (s *state) spreadTolerance(r0, r1 uint32, bnd float64) {
-	s.tol[r1] = math.Max(s.tol[r1], bnd)
-	s.ver[r1]++
+	s.tl[r1].tol = math.Max(s.tl[r1].tol, bnd)
+	s.tl[r1].ver++
 	share := kFanTolerance * bnd
 	for _, e := range s.adj[s.adjOff[r0]:s.adjOff[r0+1]] {
 		a, b := s.cur(e.next), s.cur(e.prev)
-		s.tol[a] = math.Max(s.tol[a], share)
-		s.tol[b] = math.Max(s.tol[b], share)
-		s.ver[a]++
-		s.ver[b]++
+		s.tl[a].tol = math.Max(s.tl[a].tol, share)
+		s.tl[b].tol = math.Max(s.tl[b].tol, share)
+		s.tl[a].ver++
+		s.tl[b].ver++
 	}
 }
 
-// fanDistance is the distance from r0 to the triangles around r0 with r0
-// replaced by r1 (those that survive the collapse); the edge length when
-// none survive.
-func (s *state) fanDistance(r0, r1 uint32) float64 {
-	p0, p1 := s.pos[r0], s.pos[r1]
-	best := math.Inf(1)
-	for _, e := range s.adj[s.adjOff[r0]:s.adjOff[r0+1]] {
-		a, b := s.cur(e.next), s.cur(e.prev)
-		if a == b || a == r0 || b == r0 || a == r1 || b == r1 {
-			continue
-		}
-		best = math.Min(best, pointTriangle2(p0, p1, s.pos[a], s.pos[b]))
-	}
-	if math.IsInf(best, 1) {
-		d := p0.sub(p1)
-		return math.Sqrt(d.dot(d))
-	}
-	return math.Sqrt(best)
-}
-
-// midpointDistance is the largest distance from the midpoint of a new edge
-// r1-x to the nearer of the old triangles around r0 that contain x.
-func (s *state) midpointDistance(r0, r1 uint32) float64 {
+// computeLocalBound is the larger of two distances: from r0 to the
+// triangles around r0 with r0 replaced by r1 (those that survive the
+// collapse; the edge length when none survive), and from the midpoint of
+// each new edge r1-x to the nearer of the old triangles around r0 that
+// contain x.
+func (s *state) computeLocalBound(r0, r1 uint32) float64 {
 	gen := s.nextGen()
 	p0, p1 := s.pos[r0], s.pos[r1]
 	fan := s.adj[s.adjOff[r0]:s.adjOff[r0+1]]
+	near := math.Inf(1)
 	for _, e := range fan {
 		a, b := s.cur(e.next), s.cur(e.prev)
 		if a == b || a == r0 || b == r0 {
 			continue
 		}
 		pa, pb := s.pos[a], s.pos[b]
+		if a != r1 && b != r1 {
+			near = math.Min(near, pointTriangle2(p0, p1, pa, pb))
+		}
 		for _, x := range [2]uint32{a, b} {
 			if x == r1 {
 				continue
@@ -108,7 +108,11 @@ func (s *state) midpointDistance(r0, r1 uint32) float64 {
 			}
 		}
 	}
-	worst := 0.0
+	if math.IsInf(near, 1) {
+		d := p0.sub(p1)
+		near = d.dot(d)
+	}
+	worst := near
 	for _, e := range fan {
 		for _, x := range [2]uint32{s.cur(e.next), s.cur(e.prev)} {
 			if s.mark[x] == gen {
