@@ -23,7 +23,7 @@
 // meshlet's average normal, weighted by Options.ConeWeight, and discounted
 // when the candidate's one new vertex would also complete other triangles
 // (our addition: vertex-limited meshlets then hold more triangles, about
-// 1.5% fewer meshlets than meshoptimizer at 64/124). When nothing
+// 1.5% fewer meshlets, which pays for the bounded reach below). When nothing
 // adjacent fits the meshlet is closed and the next one starts from a seed
 // on the border of the used region (fewest live neighbours, nearest the
 // mesh's minimum corner), so meshlets sweep the surface instead of leaving
@@ -33,9 +33,10 @@
 // centroid (our addition: meshoptimizer bridges any gap, which merges the
 // leftovers of separate pieces into wide meshlets; bounding the reach gave
 // 2-9% smaller mean spheres and more cone culling on the benchmark meshes
-// for at most as many meshlets as meshoptimizer). Each finished meshlet's triangles are reordered for
-// vertex reuse and its local vertices numbered by first use (optimize.go,
-// as meshopt_optimizeMeshlet).
+// for at most as many meshlets as meshoptimizer). Each finished
+// meshlet's triangles are reordered for vertex reuse and its local
+// vertices numbered by first use (optimize.go, as
+// meshopt_optimizeMeshlet).
 //
 // The greedy loop is kept linear in practice: triangles whose corners are
 // all in the meshlet are found as their last corner arrives and taken from
@@ -44,14 +45,18 @@
 // corner, looked at only when nothing in the first fits), each entry
 // carrying its corners, centroid and normal so scans walk memory in order;
 // a scan ranks priorities first and computes the score (a square root)
-// only for the fitting candidates of the best priority. The nearest-unused
-// query scans the unused triangles while that has cost under four visits
-// per triangle (manifold meshes need a few queries per part), then builds
-// a k-d tree over the triangles still unused (J. L. Bentley,
-// "Multidimensional binary search trees used for associative searching",
-// CACM 1975; leaves of 32, per-subtree live counts), so triangle soups
-// stay O(n log n); both answer the lowest index among equally near
-// triangles, so the switch does not change the output.
+// only for the fitting candidates of the best priority. The spatial
+// fallback asks a uniform grid of centroids (grid.go; cells at least the
+// reach wide, at most 64 a side) for the nearest unused triangle within
+// reach: 27 cells a query, O(n) to build, built on first use. Only when
+// nothing is within reach and no border seed is left does the nearest
+// unused triangle anywhere start the next meshlet: the first such queries
+// scan the unused triangles; once they have visited four per triangle a
+// k-d tree over the triangles still unused answers the rest (J. L.
+// Bentley, "Multidimensional binary search trees used for associative
+// searching", CACM 1975; leaves of 32, per-subtree live counts), so
+// scattered input stays O(n log n). Every one of these answers the lowest
+// index among equally near triangles, so none changes the output.
 //
 // Meshes of more than 65,536 triangles are split (split.go) into
 // ceil(n/65,536) parts by a k-d split of the triangle centroids: the
@@ -63,8 +68,9 @@
 // order: the output is byte-identical for every GOMAXPROCS, and -j
 // speeds up cooking without changing it. A k-d split keeps parts compact
 // (a Morton-order cut can leave a part in disconnected pieces); parts cost
-// a few meshlets each along their seams (0.5% on the 940k-triangle
-// benchmark mesh, 15 parts) and keep each part's working set in cache.
+// a few meshlets each along their seams (0.7% more than one run on the
+// 940k-triangle benchmark mesh, 15 parts; 0.3% wider spheres) and keep
+// each part's working set in cache.
 //
 // Flex mode (Options.MinTriangles, SplitFactor; as meshoptimizer's
 // buildMeshletsFlex) measures distance in expected radii of a
