@@ -622,19 +622,17 @@ func (b *builder) pick() int32 {
 // returned as t (else t is -1). skipNear skips triangles that are also in
 // cands.
 func (b *builder) scan(sel []selected, cands []cand, room int, skipNear bool) (_ []selected, _ []cand, t int32) {
-	local := b.local
-	fitPrio := math.MaxInt
+	// Drop used triangles (a copy per entry, no branch on the outcome).
 	j := 0
 	for i := range cands {
-		cd := &cands[i]
-		if b.emitted[cd.t] {
-			continue
-		}
-		if j != i {
-			cands[j] = *cd
-			cd = &cands[j]
-		}
-		j++
+		cands[j] = cands[i]
+		j += b2i(!b.emitted[cands[i].t])
+	}
+	cands = cands[:j]
+	local := b.local
+	fitPrio := math.MaxInt
+	for k := range cands {
+		cd := &cands[k]
 		if skipNear && b.nearStamp[cd.t] == b.serial {
 			continue
 		}
@@ -642,7 +640,7 @@ func (b *builder) scan(sel []selected, cands []cand, room int, skipNear bool) (_
 		nv := b2i(local[i0] < 0) + b2i(local[i1] < 0 && i1 != i0) + b2i(local[i2] < 0 && i2 != i0 && i2 != i1)
 		if nv == 0 {
 			// Missed by the ready stack: take it now.
-			return sel, append(cands[:j], cands[i+1:]...), int32(cd.t)
+			return sel, append(cands[:k], cands[k+1:]...), int32(cd.t)
 		}
 		if nv > room {
 			continue
@@ -654,9 +652,9 @@ func (b *builder) scan(sel []selected, cands []cand, room int, skipNear bool) (_
 		if prio < fitPrio {
 			fitPrio, sel = prio, sel[:0]
 		}
-		sel = append(sel, selected{uint32(j - 1), uint8(nv)})
+		sel = append(sel, selected{uint32(k), uint8(nv)})
 	}
-	return sel, cands[:j], -1
+	return sel, cands, -1
 }
 
 // selected is a candidate pick will score: its index in cands and its
@@ -670,15 +668,12 @@ type selected struct {
 // adds nv > 0 vertices.
 func (b *builder) priority(v [3]uint32, nv int) int {
 	l0, l1, l2 := b.live[v[0]], b.live[v[1]], b.live[v[2]]
-	switch {
-	case l0 == 1 || l1 == 1 || l2 == 1:
-		return prioDangling
-	case b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2:
-		// Nearly dangling: two corners have one other triangle left.
-		return prioNewVertex + nv - 1
-	default:
-		return prioNewVertex + nv
-	}
+	// Nearly dangling (two corners have one other triangle left) ranks one
+	// step better; dangling (a corner has none) ranks prioDangling.
+	nearly := b2i(b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2)
+	dangling := b2i(l0 == 1 || l1 == 1 || l2 == 1)
+	p := prioNewVertex + nv - nearly
+	return p - (p-prioDangling)*dangling
 }
 
 // discounted applies the completion bonus to score s of a candidate with
