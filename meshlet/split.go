@@ -36,12 +36,14 @@ func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 
 	// Label every triangle with its part, then list each part's triangles
 	// in input order (CSR).
-	order := make([]uint32, n)
-	for i := range order {
-		order[i] = uint32(i)
+	items := make([]splitItem, n)
+	for t := range items {
+		items[t] = splitItem{geom[t].c, uint32(t)}
 	}
 	label := make([]uint32, n)
-	kdSplit(order, geom, 0, parts, label, make([]keyed, n))
+	kdSplit(items, 0, parts, label)
+	items = nil
+	order := make([]uint32, n)
 	off := make([]uint32, parts+1)
 	for _, p := range label {
 		off[p+1]++
@@ -153,21 +155,22 @@ func join(parts []Result, indexCount int) Result {
 	return out
 }
 
-// kdSplit labels the triangles ids with parts first..first+parts-1: the
-// ids are divided at the median (in proportion to the part counts) of
-// their centroids along the widest axis of the centroids' box, recursively.
-// Ties in the coordinate are broken by triangle id, so the split is a
-// function of the input alone. keys is scratch of len(ids).
-func kdSplit(ids []uint32, geom []triGeom, first, parts int, label []uint32, keys []keyed) {
+// kdSplit labels the triangles of items with parts first..first+parts-1:
+// the items are divided at the median (in proportion to the part counts)
+// of their centroids along the widest axis of the centroids' box,
+// recursively. Ties in the coordinate are broken by triangle id, so the
+// split is a function of the input alone. Items carry their centroids so
+// the passes walk memory in order.
+func kdSplit(items []splitItem, first, parts int, label []uint32) {
 	if parts == 1 {
-		for _, t := range ids {
-			label[t] = uint32(first)
+		for i := range items {
+			label[items[i].id] = uint32(first)
 		}
 		return
 	}
-	mn, mx := geom[ids[0]].c, geom[ids[0]].c
-	for _, t := range ids[1:] {
-		c := &geom[t].c
+	mn, mx := items[0].c, items[0].c
+	for i := 1; i < len(items); i++ {
+		c := &items[i].c
 		for k := 0; k < 3; k++ {
 			if c[k] < mn[k] {
 				mn[k] = c[k]
@@ -184,44 +187,37 @@ func kdSplit(ids []uint32, geom []triGeom, first, parts int, label []uint32, key
 		}
 	}
 	left := parts / 2
-	k := int(uint64(len(ids)) * uint64(left) / uint64(parts))
-	keys = keys[:len(ids)]
-	for i, t := range ids {
-		keys[i] = keyed{geom[t].c[axis], t}
-	}
-	selectK(keys, k)
-	for i := range keys {
-		ids[i] = keys[i].id
-	}
-	kdSplit(ids[:k], geom, first, left, label, keys)
-	kdSplit(ids[k:], geom, first+left, parts-left, label, keys)
+	k := int(uint64(len(items)) * uint64(left) / uint64(parts))
+	selectK(items, k, axis)
+	kdSplit(items[:k], first, left, label)
+	kdSplit(items[k:], first+left, parts-left, label)
 }
 
-// keyed is a triangle with its coordinate along a split axis; (key, id)
+// splitItem is a triangle and its centroid; along an axis, (c[axis], id)
 // orders triangles totally.
-type keyed struct {
-	key float32
-	id  uint32
+type splitItem struct {
+	c  [3]float32
+	id uint32
 }
 
-func (a keyed) less(b keyed) bool {
-	return a.key < b.key || (a.key == b.key && a.id < b.id)
+func (a *splitItem) less(b *splitItem, axis int) bool {
+	return a.c[axis] < b.c[axis] || (a.c[axis] == b.c[axis] && a.id < b.id)
 }
 
-// selectK reorders s so that s[:k] are its k smallest elements: Hoare's
-// quickselect with a median-of-three pivot, sorting short ranges and
-// ranges that recurse too deep.
-func selectK(s []keyed, k int) {
+// selectK reorders s so that s[:k] are its k smallest elements along
+// axis: Hoare's quickselect with a median-of-three pivot, sorting short
+// ranges and ranges that recurse too deep.
+func selectK(s []splitItem, k, axis int) {
 	lo, hi := 0, len(s)
 	for budget := 64; hi-lo > selectSortBelow && budget > 0; budget-- {
 		// Median of three as the pivot value.
 		a, b, c := s[lo], s[lo+(hi-lo)/2], s[hi-1]
-		if b.less(a) {
+		if b.less(&a, axis) {
 			a, b = b, a
 		}
-		if c.less(b) {
+		if c.less(&b, axis) {
 			b = c
-			if b.less(a) {
+			if b.less(&a, axis) {
 				b = a
 			}
 		}
@@ -230,11 +226,11 @@ func selectK(s []keyed, k int) {
 		i, j, m := lo, hi, lo
 		for m < j {
 			switch {
-			case s[m].less(pivot):
+			case s[m].less(&pivot, axis):
 				s[i], s[m] = s[m], s[i]
 				i++
 				m++
-			case pivot.less(s[m]):
+			case pivot.less(&s[m], axis):
 				j--
 				s[m], s[j] = s[j], s[m]
 			default:
@@ -250,11 +246,11 @@ func selectK(s []keyed, k int) {
 			return // the boundary k falls on the pivot
 		}
 	}
-	slices.SortFunc(s[lo:hi], func(a, b keyed) int {
-		if a.less(b) {
+	slices.SortFunc(s[lo:hi], func(a, b splitItem) int {
+		if a.less(&b, axis) {
 			return -1
 		}
-		if b.less(a) {
+		if b.less(&a, axis) {
 			return 1
 		}
 		return 0

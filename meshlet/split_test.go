@@ -72,22 +72,29 @@ func TestBuildSplitMeshletCost(t *testing.T) {
 }
 
 // kdSplit gives parts of balanced size that are separated along the first
-// split axis, and depends only on its input.
+// split axis, and depends only on its input (not on the items' order).
 func TestKDSplitBalancedAndSeparated(t *testing.T) {
 	g := lcg(9)
 	n := 10000
-	geom := make([]triGeom, n)
-	for i := range geom {
+	cent := make([][3]float32, n)
+	for i := range cent {
 		// Many duplicate coordinates force the id tie-break.
-		geom[i].c = [3]float32{float32(g.next() % 50), float32(g.next()%20) * 0.5, 0}
+		cent[i] = [3]float32{float32(g.next() % 50), float32(g.next()%20) * 0.5, 0}
+	}
+	items := func(reverse bool) []splitItem {
+		s := make([]splitItem, n)
+		for i := range s {
+			id := i
+			if reverse {
+				id = n - 1 - i
+			}
+			s[i] = splitItem{cent[id], uint32(id)}
+		}
+		return s
 	}
 	for _, parts := range []int{2, 3, 7} {
-		ids := make([]uint32, n)
-		for i := range ids {
-			ids[i] = uint32(i)
-		}
 		label := make([]uint32, n)
-		kdSplit(ids, geom, 0, parts, label, make([]keyed, n))
+		kdSplit(items(false), 0, parts, label)
 		count := make([]int, parts)
 		for _, p := range label {
 			count[p]++
@@ -100,57 +107,48 @@ func TestKDSplitBalancedAndSeparated(t *testing.T) {
 		// First split: x is the widest axis; (x, id) of the left half all
 		// below those of the right half.
 		left := parts / 2
-		var maxL, minR keyed
-		minR.key = 1e9
+		maxL, minR := splitItem{c: [3]float32{-1}}, splitItem{c: [3]float32{1e9}}
 		for i, p := range label {
-			k := keyed{geom[i].c[0], uint32(i)}
-			if int(p) < left && maxL.less(k) {
-				maxL = k
+			it := splitItem{cent[i], uint32(i)}
+			if int(p) < left && maxL.less(&it, 0) {
+				maxL = it
 			}
-			if int(p) >= left && k.less(minR) {
-				minR = k
+			if int(p) >= left && it.less(&minR, 0) {
+				minR = it
 			}
 		}
-		if !maxL.less(minR) {
+		if !maxL.less(&minR, 0) {
 			t.Fatalf("%d parts: left half reaches %v, right half starts at %v", parts, maxL, minR)
 		}
 		again := make([]uint32, n)
-		ids2 := make([]uint32, n)
-		for i := range ids2 {
-			ids2[i] = uint32(n - 1 - i) // another input order, same triangles
-		}
-		kdSplit(ids2, geom, 0, parts, again, make([]keyed, n))
+		kdSplit(items(true), 0, parts, again)
 		if !slices.Equal(label, again) {
-			t.Fatalf("%d parts: labels depend on the order of the ids", parts)
+			t.Fatalf("%d parts: labels depend on the order of the items", parts)
 		}
 	}
 }
 
-// selectK puts exactly the k smallest (key, id) pairs first.
+// selectK puts exactly the k smallest (coordinate, id) pairs first.
 func TestSelectK(t *testing.T) {
 	g := lcg(4)
+	cmp := func(a, b splitItem) int {
+		if a.less(&b, 1) {
+			return -1
+		}
+		return 1
+	}
 	for _, n := range []int{1, 2, 31, 33, 100, 5000} {
-		s := make([]keyed, n)
+		s := make([]splitItem, n)
 		for i := range s {
-			s[i] = keyed{float32(g.next() % 7), uint32(i)}
+			s[i] = splitItem{[3]float32{0, float32(g.next() % 7), 0}, uint32(i)}
 		}
 		sorted := slices.Clone(s)
-		slices.SortFunc(sorted, func(a, b keyed) int {
-			if a.less(b) {
-				return -1
-			}
-			return 1
-		})
+		slices.SortFunc(sorted, cmp)
 		for _, k := range []int{0, n / 3, n / 2, n - 1, n} {
 			c := slices.Clone(s)
-			selectK(c, k)
+			selectK(c, k, 1)
 			head := slices.Clone(c[:k])
-			slices.SortFunc(head, func(a, b keyed) int {
-				if a.less(b) {
-					return -1
-				}
-				return 1
-			})
+			slices.SortFunc(head, cmp)
 			if !slices.Equal(head, sorted[:k]) {
 				t.Fatalf("n %d k %d: the first k are not the k smallest", n, k)
 			}
