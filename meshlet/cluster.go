@@ -131,7 +131,8 @@ type builder struct {
 	// one corner when found; pick looks at far only when nothing in cands
 	// fits.
 	cands     []cand
-	far       []cand
+	far       []uint32 // (entries built into farCands when looked at)
+	farCands  []cand
 	candStamp []uint32 // per triangle: serial of the meshlet whose lists hold it
 	nearStamp []uint32 // per triangle: serial of the meshlet whose cands hold it
 	ready     []uint32 // triangles whose corners are all in the meshlet (lazy)
@@ -586,7 +587,8 @@ func (b *builder) pick() int32 {
 	b.sel, b.cands, t = b.scan(b.sel[:0], b.cands, room, false)
 	near = true
 	if t < 0 && len(b.sel) == 0 {
-		b.sel, b.far, t = b.scan(b.sel, b.far, room, true)
+		b.materializeFar()
+		b.sel, b.farCands, t = b.scan(b.sel, b.farCands, room, true)
 		near = false
 	}
 	if t >= 0 {
@@ -595,7 +597,7 @@ func (b *builder) pick() int32 {
 	sel := b.sel
 	list := b.cands
 	if !near {
-		list = b.far
+		list = b.farCands
 	}
 	switch len(sel) {
 	case 0:
@@ -695,12 +697,13 @@ func (b *builder) bestAny() int32 {
 	best, bestPrio, bestScore := int32(-1), math.MaxInt, float32(0)
 	c, ax := b.center(), b.axis()
 	w, invR := b.opts.ConeWeight, 1/b.expectedRadius
-	for i := range len(b.cands) + len(b.far) {
+	b.materializeFar()
+	for i := range len(b.cands) + len(b.farCands) {
 		var cd *cand
 		if i < len(b.cands) {
 			cd = &b.cands[i]
 		} else {
-			cd = &b.far[i-len(b.cands)]
+			cd = &b.farCands[i-len(b.cands)]
 		}
 		if b.emitted[cd.t] {
 			continue
@@ -811,7 +814,7 @@ func (b *builder) add(t uint32) {
 					b.candStamp[u] = b.serial
 					if in == 1 {
 						if len(b.far) < maxCandidates {
-							b.far = append(b.far, b.candidate(u))
+							b.far = append(b.far, u)
 						}
 						continue
 					}
@@ -844,6 +847,21 @@ func (b *builder) add(t uint32) {
 		b.sumC[k] += float64(g.c[k])
 		b.sumN[k] += float64(g.n[k])
 	}
+}
+
+// materializeFar drops used triangles from far and fills farCands with
+// the entries of the others, in order.
+func (b *builder) materializeFar() {
+	j := 0
+	b.farCands = b.farCands[:0]
+	for _, u := range b.far {
+		if !b.emitted[u] {
+			b.far[j] = u
+			j++
+			b.farCands = append(b.farCands, b.candidate(u))
+		}
+	}
+	b.far = b.far[:j]
 }
 
 // candidate returns the candidate entry of triangle u.
