@@ -9,12 +9,16 @@ const gridMaxCells = 64
 
 // cellGrid answers "nearest unused triangle within radius r" for the
 // builder's spatial fallback: triangle centroids bucketed in a uniform
-// grid whose cells are at least r wide, so the answer lies in the 3×3×3
-// cells around the query. Building is a counting sort (O(n)); used
-// triangles are dropped from their cell as queries meet them.
+// grid of cells at least r/2 wide. A query scans the 3×3×3 cells around
+// the query point and stops there when it found a triangle within one
+// cell width (anything outside is farther); otherwise it scans the shell
+// of cells out to r. Building is a counting sort (O(n)); used triangles
+// are dropped from their cell as queries meet them.
 type cellGrid struct {
 	origin [3]float64
 	inv    float64 // 1 / cell size
+	size   float64
+	rings  int // cells out to r: ceil(r / size)
 	dims   [3]int
 	r2     float64
 	off    []uint32 // cell c's triangles are tri[off[c]:off[c]+cnt[c]]
@@ -43,11 +47,12 @@ func newCellGrid(geom []triGeom, emitted []bool, r float64) *cellGrid {
 		}
 		first = false
 	}
-	size := r
+	size := r / 2
 	for k := 0; k < 3; k++ {
 		size = math.Max(size, (mx[k]-mn[k])/gridMaxCells)
 	}
-	g.origin, g.inv = mn, 1/size
+	g.origin, g.inv, g.size = mn, 1/size, size
+	g.rings = max(1, int(math.Ceil(r/size)))
 	cells := 1
 	for k := 0; k < 3; k++ {
 		g.dims[k] = min(int((mx[k]-mn[k])*g.inv)+1, gridMaxCells+1)
@@ -89,33 +94,57 @@ func (g *cellGrid) cell(p [3]float32) int {
 // within the radius (the lowest index on ties), or noTriangle.
 func (g *cellGrid) nearest(q [3]float32, geom []triGeom, emitted []bool) uint32 {
 	qd := [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
-	var lo, hi [3]int
+	var qc [3]int
+	inside := true
 	for k := 0; k < 3; k++ {
-		lo[k] = g.coord(qd[k], k) - 1
-		hi[k] = lo[k] + 2
-		lo[k], hi[k] = max(lo[k], 0), min(hi[k], g.dims[k]-1)
+		i := math.Floor((qd[k] - g.origin[k]) * g.inv)
+		inside = inside && i >= 0 && i < float64(g.dims[k])
+		qc[k] = g.coord(qd[k], k)
 	}
 	best, bestD := uint32(noTriangle), g.r2
-	for z := lo[2]; z <= hi[2]; z++ {
-		for y := lo[1]; y <= hi[1]; y++ {
-			for x := lo[0]; x <= hi[0]; x++ {
-				c := (z*g.dims[1]+y)*g.dims[0] + x
-				lst := g.tri[g.off[c] : g.off[c]+g.cnt[c]]
-				for i := 0; i < len(lst); {
-					t := lst[i]
-					if emitted[t] {
-						lst[i] = lst[len(lst)-1]
-						lst = lst[:len(lst)-1]
-						continue
+	for ring := 1; ring <= g.rings; ring++ {
+		for z := max(qc[2]-ring, 0); z <= min(qc[2]+ring, g.dims[2]-1); z++ {
+			for y := max(qc[1]-ring, 0); y <= min(qc[1]+ring, g.dims[1]-1); y++ {
+				for x := max(qc[0]-ring, 0); x <= min(qc[0]+ring, g.dims[0]-1); x++ {
+					if ring > 1 && abs(x-qc[0]) < ring && abs(y-qc[1]) < ring && abs(z-qc[2]) < ring {
+						continue // scanned in an earlier ring
 					}
-					i++
-					if d := dist2(qd, geom[t].c); d < bestD || (d == bestD && t < best) {
-						best, bestD = t, d
-					}
+					best, bestD = g.scanCell((z*g.dims[1]+y)*g.dims[0]+x, qd, geom, emitted, best, bestD)
 				}
-				g.cnt[c] = uint32(len(lst))
 			}
+		}
+		// Every cell outside this block is more than ring cells away from
+		// the query's cell, so farther than ring*size from q.
+		if lim := float64(ring) * g.size; inside && bestD <= float64(lim*lim) {
+			break
 		}
 	}
 	return best
+}
+
+// scanCell updates the nearest triangle with cell c's unused triangles,
+// dropping the used ones from the cell.
+func (g *cellGrid) scanCell(c int, qd [3]float64, geom []triGeom, emitted []bool, best uint32, bestD float64) (uint32, float64) {
+	lst := g.tri[g.off[c] : g.off[c]+g.cnt[c]]
+	for i := 0; i < len(lst); {
+		t := lst[i]
+		if emitted[t] {
+			lst[i] = lst[len(lst)-1]
+			lst = lst[:len(lst)-1]
+			continue
+		}
+		i++
+		if d := dist2(qd, geom[t].c); d < bestD || (d == bestD && t < best) {
+			best, bestD = t, d
+		}
+	}
+	g.cnt[c] = uint32(len(lst))
+	return best, bestD
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
