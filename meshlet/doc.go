@@ -46,9 +46,10 @@
 // carrying its corners, centroid and normal so scans walk memory in order;
 // a scan ranks priorities first and computes the score (a square root)
 // only for the fitting candidates of the best priority. The spatial
-// fallback asks a uniform grid of centroids (grid.go; cells at least the
-// reach wide, at most 64 a side) for the nearest unused triangle within
-// reach: 27 cells a query, O(n) to build, built on first use. Only when
+// fallback asks a uniform grid of centroids (grid.go; cells at least half
+// the reach wide, at most 64 a side) for the nearest unused triangle
+// within reach: 27 cells a query when one is that near, 125 at most; O(n)
+// to build, built on first use. Only when
 // nothing is within reach and no border seed is left does the nearest
 // unused triangle anywhere start the next meshlet: the first such queries
 // scan the unused triangles; once they have visited four per triangle a
