@@ -73,13 +73,12 @@ type triGeom struct {
 	c, n [3]float32
 }
 
-// cand is a candidate triangle with the data scoring reads, copied so
-// that the scans, which revisit each candidate many times, walk memory in
-// order.
+// cand is a candidate triangle with its corners, copied so that the
+// scans, which revisit each candidate many times, walk memory in order
+// (16 bytes: compacting the list copies entries).
 type cand struct {
-	t    uint32
-	v    [3]uint32
-	c, n [3]float32
+	t uint32
+	v [3]uint32
 }
 
 // builder holds the state of one greedy build (the whole mesh, or one part
@@ -610,7 +609,8 @@ func (b *builder) pick() int32 {
 	fit, fitScore := int32(-1), float32(0)
 	for _, e := range sel {
 		cd := &list[e.k]
-		s := b.discounted(score(&cd.c, &cd.n, c, ax, w, invR), cd.v, int(e.nv))
+		g := &b.geom[cd.t]
+		s := b.discounted(score(&g.c, &g.n, c, ax, w, invR), cd.v, int(e.nv))
 		if fit < 0 || s < fitScore {
 			fit, fitScore = int32(cd.t), s
 		}
@@ -716,7 +716,8 @@ func (b *builder) bestAny() int32 {
 		if prio > bestPrio {
 			continue
 		}
-		s := b.discounted(score(&cd.c, &cd.n, c, ax, w, invR), cd.v, nv)
+		g := &b.geom[cd.t]
+		s := b.discounted(score(&g.c, &g.n, c, ax, w, invR), cd.v, nv)
 		if prio < bestPrio || s < bestScore {
 			best, bestPrio, bestScore = int32(cd.t), prio, s
 		}
@@ -866,8 +867,7 @@ func (b *builder) materializeFar() {
 
 // candidate returns the candidate entry of triangle u.
 func (b *builder) candidate(u uint32) cand {
-	g := &b.geom[u]
-	return cand{u, [3]uint32{b.idx[3*u], b.idx[3*u+1], b.idx[3*u+2]}, g.c, g.n}
+	return cand{u, [3]uint32{b.idx[3*u], b.idx[3*u+1], b.idx[3*u+2]}}
 }
 
 // promote puts candidate u into cands (once per meshlet).
