@@ -43,7 +43,7 @@
 // a stack in O(1); the other candidates sit in two lists (triangles with
 // two corners in, or about to dangle, and triangles touching by one
 // corner, looked at only when nothing in the first fits), each entry
-// carrying its corners, centroid and normal so scans walk memory in order;
+// carrying its corners so scans walk memory in order;
 // a scan ranks priorities first and computes the score (a square root)
 // only for the fitting candidates of the best priority. The spatial
 // fallback asks a uniform grid of centroids (grid.go; cells at least half
