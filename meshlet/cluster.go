@@ -311,10 +311,7 @@ func (b *builder) run() {
 			continue
 		}
 		fallback := fit
-		if fit < 0 {
-			fallback = b.bestAny()
-		}
-		if fallback < 0 {
+		if fit < 0 && !b.hasLiveCandidate() {
 			// Spatial fallback: nothing adjacent is left; the nearest
 			// unused triangle within reach joins if it fits.
 			if t := b.nearestInReach(b.center()); t != noTriangle {
@@ -325,21 +322,39 @@ func (b *builder) run() {
 				fallback = int32(t)
 			}
 		}
-		c := b.center()
 		b.collectSeeds()
-		b.flush()
-		seed := b.selectSeed()
+		seed := b.selectSeed() // independent of the meshlet being closed
 		if seed < 0 {
 			seed = fallback
 		}
 		if seed < 0 {
+			seed = b.bestAny()
+		}
+		if seed < 0 {
 			// No seed on a used border and nothing within reach: the
 			// nearest unused triangle anywhere starts the next meshlet.
-			seed = int32(b.nearestUnused(c))
+			seed = int32(b.nearestUnused(b.center()))
 		}
+		b.flush()
 		b.add(uint32(seed))
 	}
 	b.flush()
+}
+
+// hasLiveCandidate reports whether an unused triangle touches the meshlet
+// (in either candidate list).
+func (b *builder) hasLiveCandidate() bool {
+	for i := range b.cands {
+		if !b.emitted[b.cands[i].t] {
+			return true
+		}
+	}
+	for _, u := range b.far {
+		if !b.emitted[u] {
+			return true
+		}
+	}
+	return false
 }
 
 // splits reports whether flex mode closes the meshlet instead of adding t:
