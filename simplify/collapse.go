@@ -294,6 +294,7 @@ func (s *state) cur(r uint32) uint32 { return s.ccur[r] }
 func (s *state) collapseValid(r0, r1 uint32) bool {
 	gen := s.nextGen()
 	s.opp = s.opp[:0]
+	s.pairs0, s.pairs1 = s.pairs0[:0], s.pairs1[:0]
 	p0, p1 := s.pos[r0], s.pos[r1]
 	for _, e := range s.adj[s.adjOff[r0]:s.adjOff[r0+1]] {
 		a, b := s.cur(e.next), s.cur(e.prev)
@@ -309,6 +310,7 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 			}
 			continue
 		}
+		s.pairs0 = append(s.pairs0, [2]uint32{a, b})
 		// Triangle (r0, a, b) becomes (r1, a, b): compare normals.
 		pa, pb := s.pos[a], s.pos[b]
 		n0 := pa.sub(p0).cross(pb.sub(p0))
@@ -322,6 +324,9 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 		if a == b || a == r1 || b == r1 {
 			continue
 		}
+		if a != r0 && b != r0 {
+			s.pairs1 = append(s.pairs1, [2]uint32{a, b})
+		}
 		for _, x := range [2]uint32{a, b} {
 			if x != r0 && s.mark[x] == gen && !contains(s.opp, x) {
 				return false
@@ -329,10 +334,20 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 		}
 	}
 	if len(s.opp) == 2 && s.opp[0] != s.opp[1] &&
-		s.hasFace(r0, s.opp[0], s.opp[1]) && s.hasFace(r1, s.opp[0], s.opp[1]) {
+		hasPair(s.pairs0, s.opp[0], s.opp[1]) && hasPair(s.pairs1, s.opp[0], s.opp[1]) {
 		return false
 	}
 	return true
+}
+
+// hasPair reports a triangle (as its two other corners) with corners x, y.
+func hasPair(pairs [][2]uint32, x, y uint32) bool {
+	for _, p := range pairs {
+		if p[0] == x && p[1] == y || p[0] == y && p[1] == x {
+			return true
+		}
+	}
+	return false
 }
 
 // nextGen starts a new generation of s.mark.
@@ -343,17 +358,6 @@ func (s *state) nextGen() uint32 {
 		s.gen = 1
 	}
 	return s.gen
-}
-
-// hasFace reports a current triangle around r with the other corners x, y.
-func (s *state) hasFace(r, x, y uint32) bool {
-	for _, e := range s.adj[s.adjOff[r]:s.adjOff[r+1]] {
-		a, b := s.cur(e.next), s.cur(e.prev)
-		if a == x && b == y || a == y && b == x {
-			return true
-		}
-	}
-	return false
 }
 
 func contains(list []uint32, x uint32) bool {

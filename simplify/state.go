@@ -105,6 +105,8 @@ type state struct {
 	mark    []uint32
 	gen     uint32
 	opp     []uint32
+	pairs0  [][2]uint32 // collapseValid: live triangles around r0 (other corners)
+	pairs1  [][2]uint32 // and around r1
 
 	// tolerance bounds (see tolerance.go)
 	tl        []tolerance // per class (see tolerance.go)
