@@ -30,8 +30,19 @@ const selectSortBelow = 32
 func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 	n := len(indices) / 3
 	parts := (n + partTriangles - 1) / partTriangles
+	// Geometry in fixed chunks of partTriangles, in parallel; the chunk
+	// areas are summed in chunk order, so the sum does not depend on the
+	// thread count.
 	geom := make([]triGeom, n)
-	area := computeGeom(indices, positions, geom)
+	areas := make([]float64, parts)
+	parallel(parts, func(c int) {
+		lo, hi := c*partTriangles, min((c+1)*partTriangles, n)
+		areas[c] = computeGeom(indices[3*lo:3*hi], positions, geom[lo:hi])
+	})
+	var area float64
+	for _, a := range areas {
+		area += a
+	}
 	radius := meshletRadius(area, n, opts.scoreTriangles())
 
 	// Label every triangle with its part, then list each part's triangles
@@ -58,25 +69,39 @@ func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 	}
 
 	results := make([]Result, parts)
-	workers := min(runtime.GOMAXPROCS(0), parts)
+	workers := make([]partWorker, min(runtime.GOMAXPROCS(0), parts))
+	parallelWorkers(parts, len(workers), func(w, p int) {
+		results[p] = workers[w].build(order[off[p]:off[p+1]], indices, geom, len(positions), opts, radius)
+	})
+	return join(results, len(indices))
+}
+
+// parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	parallelWorkers(n, min(runtime.GOMAXPROCS(0), n), func(_, i int) { fn(i) })
+}
+
+// parallelWorkers runs fn(w, i) for i in 0..n-1 on the given number of
+// goroutines (the caller's included); w is the goroutine's number, so fn
+// can keep per-goroutine state. Which goroutine runs which i varies; fn
+// must write only to i's own outputs.
+func parallelWorkers(n, workers int, fn func(w, i int)) {
 	var next atomic.Int32
-	work := func() {
-		var w partWorker
+	work := func(w int) {
 		for {
-			p := int(next.Add(1)) - 1
-			if p >= parts {
+			i := int(next.Add(1)) - 1
+			if i >= n {
 				return
 			}
-			results[p] = w.build(order[off[p]:off[p+1]], indices, geom, len(positions), opts, radius)
+			fn(w, i)
 		}
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
-		wg.Go(work)
+		wg.Go(func() { work(w) })
 	}
-	work()
+	work(0)
 	wg.Wait()
-	return join(results, len(indices))
 }
 
 // partWorker is one goroutine's state, reused across the parts it builds.
