@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -15,6 +13,7 @@ import (
 
 	"github.com/meshcook/meshcook/bake"
 	"github.com/meshcook/meshcook/formats/meshpack"
+	"github.com/meshcook/meshcook/internal/atomicfile"
 )
 
 type bakeOptions struct {
@@ -106,7 +105,7 @@ func runBake(ctx context.Context, catalog string, o bakeOptions, opts bake.Optio
 	if filepath.Ext(o.out) != want {
 		fmt.Fprintf(stderr, "warning: %s: a %s pack is usually named *%s\n", o.out, rep.Family, want)
 	}
-	changed, err := writePackAtomic(o.out, b)
+	changed, err := atomicfile.WriteIfChanged(o.out, b)
 	if err != nil {
 		return withCode(ExitOutput, fmt.Errorf("bake: %w", err))
 	}
@@ -195,48 +194,4 @@ func bakeDelta(before, after int) string {
 		return "(±0%)"
 	}
 	return fmt.Sprintf("(%+.1f%%)", 100*float64(after-before)/float64(before))
-}
-
-// writePackAtomic replaces path with data through a temp file in the same
-// folder (write, fsync, rename), so a killed bake leaves the old pack or
-// the new one, never a mix. A file that already holds data is left alone;
-// changed reports whether it was written.
-func writePackAtomic(path string, data []byte) (changed bool, err error) {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return false, nil
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return false, err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return false, err
-	}
-	if err = tmp.Sync(); err != nil {
-		return false, err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return false, err
-	}
-	if err = tmp.Close(); err != nil {
-		return false, err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return false, err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync() // make the rename durable; not every filesystem supports it
-		d.Close()
-	}
-	return true, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/meshcook/meshcook/cook"
+	"github.com/meshcook/meshcook/internal/atomicfile"
 )
 
 type planOptions struct {
@@ -112,7 +113,7 @@ func runPlan(args []string, o planOptions, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%s is up to date (%d edges)\n", o.out, len(all))
 		return nil
 	}
-	if err := os.WriteFile(o.out, []byte(text), 0o644); err != nil {
+	if err := atomicfile.Write(o.out, []byte(text)); err != nil {
 		return withCode(ExitOutput, err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d edges\n", o.out, len(all))

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/meshcook/meshcook/internal/atomicfile"
 	"github.com/meshcook/meshcook/nwb"
 )
 
@@ -142,37 +142,9 @@ func runRefresh(args []string, o refreshOptions, stdout, stderr io.Writer) error
 	return nil
 }
 
-// writeIfChanged atomically replaces path with data (temp file in the same
-// folder, fsync, rename) unless it already holds exactly data.
-func writeIfChanged(path string, data []byte) (err error) {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// writeIfChanged atomically replaces path with data unless it already
+// holds exactly data (atomicfile.WriteIfChanged).
+func writeIfChanged(path string, data []byte) error {
+	_, err := atomicfile.WriteIfChanged(path, data)
+	return err
 }
