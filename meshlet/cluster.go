@@ -148,7 +148,6 @@ type builder struct {
 	sumC           [3]float64
 	sumN           [3]float64
 
-	opt optimizer
 	out Result
 }
 
@@ -893,13 +892,16 @@ func (b *builder) promote(u uint32) {
 	}
 }
 
-// flush closes the current meshlet: optimizes its local order, appends it
-// to the result and resets the per-meshlet state.
+// flush closes the current meshlet: appends it to the result and resets
+// the per-meshlet state. Triangles stay in the order they were added and
+// local vertices are already numbered by first use (add numbers a vertex
+// when its first triangle arrives), so no reorder or renumbering pass is
+// needed: growth from adjacency already emits neighbouring triangles
+// together (see doc.go for the measurement that retired the reorder).
 func (b *builder) flush() {
 	if len(b.ltris) == 0 {
 		return
 	}
-	b.opt.run(b.verts, b.ltris)
 	b.out.Meshlets = append(b.out.Meshlets, Meshlet{
 		VertexOffset:   uint32(len(b.out.Vertices)),
 		VertexCount:    uint32(len(b.verts)),
@@ -919,6 +921,14 @@ func (b *builder) flush() {
 	b.serial++
 	b.sumC = [3]float64{}
 	b.sumN = [3]float64{}
+}
+
+// resize returns s with length n, reusing its storage when large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
 }
 
 func b2i(x bool) int {
