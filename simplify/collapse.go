@@ -82,13 +82,14 @@ func (s *state) pickCollapses() {
 			if isLoopKind(k1) && k0 != kindManifold && s.loopbk[i1] != i0 {
 				continue
 			}
+			corner := uint32(t + e)
 			switch {
 			case c01 && c10:
-				s.coll = append(s.coll, collapse{v0: i0, v1: i1, bidi: true})
+				s.coll = append(s.coll, collapse{v0: i0, v1: i1, corner: corner, bidi: true})
 			case c01:
-				s.coll = append(s.coll, collapse{v0: i0, v1: i1})
+				s.coll = append(s.coll, collapse{v0: i0, v1: i1, corner: corner})
 			default:
-				s.coll = append(s.coll, collapse{v0: i1, v1: i0})
+				s.coll = append(s.coll, collapse{v0: i1, v1: i0, corner: corner})
 			}
 		}
 	}
@@ -148,14 +149,31 @@ func (s *state) rankError(i0, i1 uint32, qerr float64) float64 {
 	return math.Max(qerr, t*t)
 }
 
+// cachedError is collapseError(i0, i1), reused from an earlier pass when
+// the corner still holds the same edge and the neighbourhood of i0's class
+// has not changed since (see edgeCache).
+func (s *state) cachedError(i0, i1 uint32, q *float64, ver *uint32) float64 {
+	v := s.tl[s.remap[i0]].ver
+	if *ver == v+1 {
+		return *q
+	}
+	*q = s.collapseError(i0, i1)
+	*ver = v + 1
+	return *q
+}
+
 // rankCollapses computes each candidate's error and picks its direction.
 func (s *state) rankCollapses() {
 	for i := range s.coll {
 		c := &s.coll[i]
-		q := s.collapseError(c.v0, c.v1)
+		ec := &s.ecache[c.corner]
+		if ec.v0 != c.v0 || ec.v1 != c.v1 {
+			*ec = edgeCache{v0: c.v0, v1: c.v1}
+		}
+		q := s.cachedError(c.v0, c.v1, &ec.q01, &ec.ver0)
 		e := s.rankError(c.v0, c.v1, q)
 		if c.bidi {
-			rq := s.collapseError(c.v1, c.v0)
+			rq := s.cachedError(c.v1, c.v0, &ec.q10, &ec.ver1)
 			if r := s.rankError(c.v1, c.v0, rq); r < e {
 				c.v0, c.v1, e, q = c.v1, c.v0, r, rq
 			}
@@ -424,7 +442,9 @@ func (s *state) remapResult() {
 			continue
 		}
 		tris[w], tris[w+1], tris[w+2] = a, b, c
+		copy(s.ecache[w:w+3], s.ecache[t:t+3])
 		w += 3
 	}
 	s.result = tris[:w]
+	s.ecache = s.ecache[:w]
 }

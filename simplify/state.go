@@ -59,10 +59,27 @@ type halfEdge struct{ next, prev uint32 }
 // ranking picks the cheaper direction.
 type collapse struct {
 	v0, v1 uint32
+	corner uint32 // index in result of the edge's first corner (see edgeCache)
 	bidi   bool
 	key    uint32  // sort key: float32 bits of err
 	err    float64 // rank: the larger of qerr and the tolerance bound squared
 	qerr   float64 // quadric error, what the error limit applies to
+}
+
+// edgeCache keeps the quadric errors of the edge listed at one corner of
+// the result across passes: collapseError(v0, v1) in q01 and, for an edge
+// that may go either way, collapseError(v1, v0) in q10. Each is valid while
+// ver0 (ver1) is the tolerance version of v0's (v1's) class plus one: a
+// collapse error only changes when the moving class's quadrics, seam links
+// or wedges change, and every collapse bumps the version of its target and
+// of every class around it (spreadTolerance). The cache moves with its
+// triangle when remapResult compacts the result; an edge whose corners were
+// remapped no longer matches v0, v1 and starts afresh. Reuse is exact: the
+// cached value is the one collapseError would return.
+type edgeCache struct {
+	v0, v1     uint32
+	ver0, ver1 uint32
+	q01, q10   float64
 }
 
 // state is one simplification in progress. All positions are normalized to
@@ -107,6 +124,7 @@ type state struct {
 	opp     []uint32
 	pairs0  [][2]uint32 // collapseValid: live triangles around r0 (other corners)
 	pairs1  [][2]uint32 // and around r1
+	ecache  []edgeCache // per corner of result (see edgeCache)
 
 	// tolerance bounds (see tolerance.go)
 	tl        []tolerance // per class (see tolerance.go)
@@ -138,6 +156,7 @@ func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 		}
 	}
 	s.classify(opts)
+	s.ecache = make([]edgeCache, len(s.result))
 
 	limit := float64(opts.TargetError)
 	if opts.Absolute {
