@@ -38,8 +38,8 @@ func (s *state) collapseTo(target int) {
 			return
 		}
 		s.updateQuadrics()
-		remapLoop(s.loop, s.cremap)
-		remapLoop(s.loopbk, s.cremap)
+		remapLoop(s.loop, s.cremap, s.remap, s.qver)
+		remapLoop(s.loopbk, s.cremap, s.remap, s.qver)
 		s.remapResult()
 	}
 }
@@ -150,10 +150,10 @@ func (s *state) rankError(i0, i1 uint32, qerr float64) float64 {
 }
 
 // cachedError is collapseError(i0, i1), reused from an earlier pass when
-// the corner still holds the same edge and the neighbourhood of i0's class
-// has not changed since (see edgeCache).
+// the corner still holds the same edge and nothing collapseError reads about
+// i0's class has changed since (see edgeCache).
 func (s *state) cachedError(i0, i1 uint32, q *float64, ver *uint32) float64 {
-	v := s.tl[s.remap[i0]].ver
+	v := s.qver[s.remap[i0]]
 	if *ver == v+1 {
 		return *q
 	}
@@ -285,6 +285,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		}
 		s.cremap[i0] = i1
 		s.ccur[r0] = r1
+		s.qver[r1]++ // its quadrics grow in updateQuadrics
 		s.clock[r0], s.clock[r1] = true, true
 		if kind == kindBorder {
 			removed++
@@ -312,7 +313,6 @@ func (s *state) cur(r uint32) uint32 { return s.ccur[r] }
 func (s *state) collapseValid(r0, r1 uint32) bool {
 	gen := s.nextGen()
 	s.opp = s.opp[:0]
-	s.pairs0, s.pairs1 = s.pairs0[:0], s.pairs1[:0]
 	p0, p1 := s.pos[r0], s.pos[r1]
 	for _, e := range s.adj[s.adjOff[r0]:s.adjOff[r0+1]] {
 		a, b := s.cur(e.next), s.cur(e.prev)
@@ -328,7 +328,6 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 			}
 			continue
 		}
-		s.pairs0 = append(s.pairs0, [2]uint32{a, b})
 		// Triangle (r0, a, b) becomes (r1, a, b): compare normals.
 		pa, pb := s.pos[a], s.pos[b]
 		n0 := pa.sub(p0).cross(pb.sub(p0))
@@ -342,9 +341,6 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 		if a == b || a == r1 || b == r1 {
 			continue
 		}
-		if a != r0 && b != r0 {
-			s.pairs1 = append(s.pairs1, [2]uint32{a, b})
-		}
 		for _, x := range [2]uint32{a, b} {
 			if x != r0 && s.mark[x] == gen && !contains(s.opp, x) {
 				return false
@@ -352,16 +348,22 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 		}
 	}
 	if len(s.opp) == 2 && s.opp[0] != s.opp[1] &&
-		hasPair(s.pairs0, s.opp[0], s.opp[1]) && hasPair(s.pairs1, s.opp[0], s.opp[1]) {
+		s.hasTriangle(r0, r1, s.opp[0], s.opp[1]) && s.hasTriangle(r1, r0, s.opp[0], s.opp[1]) {
 		return false
 	}
 	return true
 }
 
-// hasPair reports a triangle (as its two other corners) with corners x, y.
-func hasPair(pairs [][2]uint32, x, y uint32) bool {
-	for _, p := range pairs {
-		if p[0] == x && p[1] == y || p[0] == y && p[1] == x {
+// hasTriangle reports a live triangle (r, x, y) around class r, in the mesh
+// as modified so far this pass, that does not also touch class other. It
+// rescans the fan: only the rare two-apex case of collapseValid asks.
+func (s *state) hasTriangle(r, other, x, y uint32) bool {
+	for _, e := range s.adj[s.adjOff[r]:s.adjOff[r+1]] {
+		a, b := s.cur(e.next), s.cur(e.prev)
+		if a == b || a == r || b == r || a == other || b == other {
+			continue
+		}
+		if a == x && b == y || a == y && b == x {
 			return true
 		}
 	}
@@ -411,8 +413,9 @@ func (s *state) updateQuadrics() {
 	}
 }
 
-// remapLoop redirects loop links through this pass's collapses.
-func remapLoop(loop, cremap []uint32) {
+// remapLoop redirects loop links through this pass's collapses and bumps
+// qver of every class whose links changed (seamPartner reads them).
+func remapLoop(loop, cremap, remap, qver []uint32) {
 	for i, l := range loop {
 		if l == noVertex {
 			continue
@@ -421,12 +424,14 @@ func remapLoop(loop, cremap []uint32) {
 		if r == uint32(i) {
 			// The loop edge i→l collapsed onto i: skip over l.
 			if loop[l] != noVertex {
-				loop[i] = cremap[loop[l]]
+				r = cremap[loop[l]]
 			} else {
-				loop[i] = noVertex
+				r = noVertex
 			}
-		} else {
+		}
+		if r != l {
 			loop[i] = r
+			qver[remap[i]]++
 		}
 	}
 }

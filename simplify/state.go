@@ -69,10 +69,10 @@ type collapse struct {
 // edgeCache keeps the quadric errors of the edge listed at one corner of
 // the result across passes: collapseError(v0, v1) in q01 and, for an edge
 // that may go either way, collapseError(v1, v0) in q10. Each is valid while
-// ver0 (ver1) is the tolerance version of v0's (v1's) class plus one: a
-// collapse error only changes when the moving class's quadrics, seam links
-// or wedges change, and every collapse bumps the version of its target and
-// of every class around it (spreadTolerance). The cache moves with its
+// ver0 (ver1) is qver of v0's (v1's) class plus one: a collapse error only
+// changes when the moving class's quadrics (it was a collapse target) or its
+// loop links (read by seamPartner) change, and both bump qver (the
+// positions and attributes it reads never change). The cache moves with its
 // triangle when remapResult compacts the result; an edge whose corners were
 // remapped no longer matches v0, v1 and starts afresh. Reuse is exact: the
 // cached value is the one collapseError would return.
@@ -122,9 +122,8 @@ type state struct {
 	mark    []uint32
 	gen     uint32
 	opp     []uint32
-	pairs0  [][2]uint32 // collapseValid: live triangles around r0 (other corners)
-	pairs1  [][2]uint32 // and around r1
 	ecache  []edgeCache // per corner of result (see edgeCache)
+	qver    []uint32    // per class: bumped when collapseError inputs change
 
 	// tolerance bounds (see tolerance.go)
 	tl        []tolerance // per class (see tolerance.go)
@@ -157,6 +156,7 @@ func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 	}
 	s.classify(opts)
 	s.ecache = make([]edgeCache, len(s.result))
+	s.qver = make([]uint32, n)
 
 	limit := float64(opts.TargetError)
 	if opts.Absolute {
