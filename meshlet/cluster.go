@@ -129,19 +129,16 @@ type builder struct {
 	// meshlet or a corner about to dangle, far those that touched it with
 	// one corner when found; pick looks at far only when nothing in cands
 	// fits.
-	cands     []cand
-	far       []uint32 // (entries built into farCands when looked at)
-	farCands  []cand
-	candStamp []uint32 // per triangle: serial of the meshlet whose lists hold it
-	nearStamp []uint32 // per triangle: serial of the meshlet whose cands hold it
-	ready     []uint32 // triangles whose corners are all in the meshlet (lazy)
-	sel       []selected
-	// Completion tracking: inside[t] counts t's corners in the meshlet (valid
-	// when insideStamp[t] == serial); completes[w] counts unused triangles
+	cands    []cand
+	far      []uint32 // (entries built into farCands when looked at)
+	farCands []cand
+	ready    []uint32 // triangles whose corners are all in the meshlet (lazy)
+	sel      []selected
+	// Per triangle, its state in the current meshlet (see triState).
+	// Completion tracking: completes[w] counts unused triangles
 	// that adding vertex w would complete (valid when completesStamp[w] ==
 	// serial).
-	inside         []uint8
-	insideStamp    []uint32
+	tstate         []triState
 	completes      []uint32
 	completesStamp []uint32
 	serial         uint32
@@ -222,10 +219,7 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 	for i := range b.local {
 		b.local[i] = -1
 	}
-	b.candStamp = growStamps(b.candStamp, n)
-	b.nearStamp = growStamps(b.nearStamp, n)
-	b.inside = resize(b.inside, n)
-	b.insideStamp = growStamps(b.insideStamp, n)
+	b.tstate = growStamps(b.tstate, n)
 	b.completes = resize(b.completes, nv)
 	b.completesStamp = growStamps(b.completesStamp, nv)
 	b.serial++
@@ -258,7 +252,7 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 
 // growStamps returns s with length n; entries it adds are zero, older ones
 // are kept (they hold serials of finished builds, all below the next one).
-func growStamps(s []uint32, n int) []uint32 {
+func growStamps[T any](s []T, n int) []T {
 	if cap(s) >= n {
 		old := len(s)
 		s = s[:n]
@@ -267,7 +261,28 @@ func growStamps(s []uint32, n int) []uint32 {
 		}
 		return s
 	}
-	return append(s, make([]uint32, n-len(s))...)
+	return append(s, make([]T, n-len(s))...)
+}
+
+// triState is a triangle's state in the meshlet numbered stamp; when
+// stamp is not the current serial, every other field reads as zero (one
+// record per triangle, so the growth loop touches one cache line per
+// adjacent triangle instead of one per flag).
+type triState struct {
+	stamp  uint32
+	inside uint8 // corners in the meshlet
+	cand   bool  // in the candidate lists (cands or far)
+	near   bool  // in cands
+}
+
+// state returns triangle u's record for the current meshlet, cleared
+// first when it belongs to an earlier one.
+func (b *builder) state(u uint32) *triState {
+	st := &b.tstate[u]
+	if st.stamp != b.serial {
+		*st = triState{stamp: b.serial}
+	}
+	return st
 }
 
 // centroid is the mean of three points, in float64, rounded to float32.
@@ -638,30 +653,33 @@ func (b *builder) pick() int32 {
 // returned as t (else t is -1). skipNear skips triangles that are also in
 // cands.
 func (b *builder) scan(sel []selected, cands []cand, room int, skipNear bool) (_ []selected, _ []cand, t int32) {
-	// Drop used triangles (a copy per entry, no branch on the outcome).
+	// One pass drops used triangles (a copy per entry) and ranks the
+	// others; entries keep their order, so k below is final.
+	local, live, emitted := b.local, b.live, b.emitted
+	fitPrio := math.MaxInt
 	j := 0
 	for i := range cands {
-		cands[j] = cands[i]
-		j += b2i(!b.emitted[cands[i].t])
-	}
-	cands = cands[:j]
-	local := b.local
-	fitPrio := math.MaxInt
-	for k := range cands {
-		cd := &cands[k]
-		if skipNear && b.nearStamp[cd.t] == b.serial {
+		cd := cands[i]
+		if emitted[cd.t] {
+			continue
+		}
+		cands[j] = cd
+		k := j
+		j++
+		if st := &b.tstate[cd.t]; skipNear && st.stamp == b.serial && st.near {
 			continue
 		}
 		i0, i1, i2 := cd.v[0], cd.v[1], cd.v[2]
 		nv := b2i(local[i0] < 0) + b2i(local[i1] < 0 && i1 != i0) + b2i(local[i2] < 0 && i2 != i0 && i2 != i1)
 		if nv == 0 {
-			// Missed by the ready stack: take it now.
-			return sel, append(cands[:k], cands[k+1:]...), int32(cd.t)
+			// Missed by the ready stack: take it now (the entries after
+			// it stay unfiltered; the list is lazy).
+			return sel, append(cands[:k], cands[i+1:]...), int32(cd.t)
 		}
 		if nv > room {
 			continue
 		}
-		prio := b.priority(cd.v, nv)
+		prio := priorityOf(live[i0], live[i1], live[i2], nv)
 		if prio > fitPrio {
 			continue
 		}
@@ -670,6 +688,7 @@ func (b *builder) scan(sel []selected, cands []cand, room int, skipNear bool) (_
 		}
 		sel = append(sel, selected{uint32(k), uint8(nv)})
 	}
+	cands = cands[:j]
 	return sel, cands, -1
 }
 
@@ -683,7 +702,11 @@ type selected struct {
 // priority is the topological priority of a candidate with corners v that
 // adds nv > 0 vertices.
 func (b *builder) priority(v [3]uint32, nv int) int {
-	l0, l1, l2 := b.live[v[0]], b.live[v[1]], b.live[v[2]]
+	return priorityOf(b.live[v[0]], b.live[v[1]], b.live[v[2]], nv)
+}
+
+// priorityOf is priority for corners with live counts l0, l1, l2.
+func priorityOf(l0, l1, l2 uint32, nv int) int {
 	// Nearly dangling (two corners have one other triangle left) ranks one
 	// step better; dangling (a corner has none) ranks prioDangling.
 	nearly := b2i(b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2)
@@ -756,15 +779,12 @@ func score(tc, tn *[3]float32, c, ax [3]float32, w float32, invR float64) float3
 	return float32(1+float32(float32(d)*(1-w))) * cone
 }
 
-// countInside records that one more corner of unused triangle u is in the
-// meshlet: at two, u's remaining corner would complete it; at three, u is
-// ready (adds no vertex).
-func (b *builder) countInside(u uint32) uint8 {
-	if b.insideStamp[u] != b.serial {
-		b.insideStamp[u], b.inside[u] = b.serial, 0
-	}
-	b.inside[u]++
-	in := b.inside[u]
+// countInside records that one more corner of unused triangle u (st: its
+// current record) is in the meshlet: at two, u's remaining corner would
+// complete it; at three, u is ready (adds no vertex).
+func (b *builder) countInside(st *triState, u uint32) uint8 {
+	st.inside++
+	in := st.inside
 	switch in {
 	case 2:
 		for _, w := range b.idx[3*u : 3*u+3] {
@@ -824,9 +844,10 @@ func (b *builder) add(t uint32) {
 			b.local[v] = int16(len(b.verts))
 			b.verts = append(b.verts, v)
 			for _, u := range b.aliveAdjacent(v) {
-				in := b.countInside(u)
-				if b.candStamp[u] != b.serial {
-					b.candStamp[u] = b.serial
+				st := b.state(u)
+				in := b.countInside(st, u)
+				if !st.cand {
+					st.cand = true
 					if in == 1 {
 						if len(b.far) < maxCandidates {
 							b.far = append(b.far, u)
@@ -835,7 +856,7 @@ func (b *builder) add(t uint32) {
 					}
 				}
 				if in == 2 {
-					b.promote(u)
+					b.promote(st, u)
 				}
 			}
 		}
@@ -849,8 +870,10 @@ func (b *builder) add(t uint32) {
 	// about to dangle: pick must see it.
 	for k := uint32(0); k < 3; k++ {
 		if v := b.idx[3*t+k]; b.live[v] == 1 {
-			if lst := b.aliveAdjacent(v); len(lst) > 0 && b.candStamp[lst[0]] == b.serial {
-				b.promote(lst[0])
+			if lst := b.aliveAdjacent(v); len(lst) > 0 {
+				if st := &b.tstate[lst[0]]; st.stamp == b.serial && st.cand {
+					b.promote(st, lst[0])
+				}
 			}
 		}
 	}
@@ -884,10 +907,11 @@ func (b *builder) candidate(u uint32) cand {
 	return cand{u, [3]uint32{b.idx[3*u], b.idx[3*u+1], b.idx[3*u+2]}}
 }
 
-// promote puts candidate u into cands (once per meshlet).
-func (b *builder) promote(u uint32) {
-	if b.nearStamp[u] != b.serial && len(b.cands) < maxCandidates {
-		b.nearStamp[u] = b.serial
+// promote puts candidate u (st: its current record) into cands (once per
+// meshlet).
+func (b *builder) promote(st *triState, u uint32) {
+	if !st.near && len(b.cands) < maxCandidates {
+		st.near = true
 		b.cands = append(b.cands, b.candidate(u))
 	}
 }
