@@ -56,8 +56,13 @@ func isLoopKind(k uint8) bool { return k == kindBorder || k == kindSeam }
 
 // pickCollapses lists every edge that may collapse in at least one direction.
 func (s *state) pickCollapses() {
-	s.coll = s.coll[:0]
 	tris := s.result
+	if s.coll == nil {
+		// About one candidate per edge, half the corners on a closed mesh:
+		// allocate once instead of growing through the first pass.
+		s.coll = make([]collapse, 0, len(tris)/2+16)
+	}
+	s.coll = s.coll[:0]
 	for t := 0; t+2 < len(tris); t += 3 {
 		for e := range 3 {
 			i0, i1 := tris[t+e], tris[t+(e+1)%3]
