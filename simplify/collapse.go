@@ -151,7 +151,7 @@ func (s *state) attrError(i0, i1 uint32) float64 {
 // qerr or the square of its known tolerance bound, whichever is larger.
 func (s *state) rankError(i0, i1 uint32, qerr float64) float64 {
 	t := s.rankTolerance(s.remap[i0], s.remap[i1])
-	return math.Max(qerr, t*t)
+	return maxf(qerr, t*t)
 }
 
 // cachedError is collapseError(i0, i1), reused from an earlier pass when
@@ -275,8 +275,8 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		// the mesh as it is now may cost more. Over the pass goal, defer it
 		// to a later pass where it ranks by that cost.
 		bnd := s.tl[r0].tol + s.localBound(r0, r1)
-		cost := math.Max(c.err, bnd*bnd)
-		if cost > math.Max(errGoal, floor) && cost > s.maxCost {
+		cost := maxf(c.err, bnd*bnd)
+		if cost > maxf(errGoal, floor) && cost > s.maxCost {
 			s.deferred = append(s.deferred, cost)
 			continue
 		}
@@ -299,8 +299,8 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		}
 		done++
 		s.spreadTolerance(r0, r1, bnd)
-		s.maxErr = math.Max(s.maxErr, c.qerr)
-		s.maxCost = math.Max(s.maxCost, cost)
+		s.maxErr = maxf(s.maxErr, c.qerr)
+		s.maxCost = maxf(s.maxCost, cost)
 	}
 	s.removed = removed
 	return done

@@ -173,3 +173,21 @@ func attributeError(q *quadric, g []gradient, p vec3, a []float64) float64 {
 	}
 	return math.Abs(r)
 }
+
+// maxf is math.Max for the values this package compares, which are never
+// -0: it propagates NaN like math.Max but inlines (math.Max is an assembly
+// call on amd64, about 5% of a simplification).
+func maxf(a, b float64) float64 {
+	if a > b || a != a {
+		return a
+	}
+	return b
+}
+
+// minf is math.Min likewise (NaN propagates, -0 never occurs).
+func minf(a, b float64) float64 {
+	if a < b || a != a {
+		return a
+	}
+	return b
+}

@@ -65,13 +65,13 @@ func (s *state) rankTolerance(r0, r1 uint32) float64 {
 // spreadTolerance records a committed collapse r0→r1 with bound bnd. Call
 // it after cremap holds the collapse.
 func (s *state) spreadTolerance(r0, r1 uint32, bnd float64) {
-	s.tl[r1].tol = math.Max(s.tl[r1].tol, bnd)
+	s.tl[r1].tol = maxf(s.tl[r1].tol, bnd)
 	s.tl[r1].ver++
 	share := kFanTolerance * bnd
 	for _, e := range s.adj[s.adjOff[r0]:s.adjOff[r0+1]] {
 		a, b := s.cur(e.next), s.cur(e.prev)
-		s.tl[a].tol = math.Max(s.tl[a].tol, share)
-		s.tl[b].tol = math.Max(s.tl[b].tol, share)
+		s.tl[a].tol = maxf(s.tl[a].tol, share)
+		s.tl[b].tol = maxf(s.tl[b].tol, share)
 		s.tl[a].ver++
 		s.tl[b].ver++
 	}
@@ -94,7 +94,7 @@ func (s *state) computeLocalBound(r0, r1 uint32) float64 {
 		}
 		pa, pb := s.pos[a], s.pos[b]
 		if a != r1 && b != r1 {
-			near = math.Min(near, pointTriangle2(p0, p1, pa, pb))
+			near = minf(near, pointTriangle2(p0, p1, pa, pb))
 		}
 		for _, x := range [2]uint32{a, b} {
 			if x == r1 {
@@ -116,7 +116,7 @@ func (s *state) computeLocalBound(r0, r1 uint32) float64 {
 	for _, e := range fan {
 		for _, x := range [2]uint32{s.cur(e.next), s.cur(e.prev)} {
 			if s.mark[x] == gen {
-				worst = math.Max(worst, s.md[x])
+				worst = maxf(worst, s.md[x])
 			}
 		}
 	}
