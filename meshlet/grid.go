@@ -60,9 +60,13 @@ func newCellGrid(geom []triGeom, emitted []bool, r float64) *cellGrid {
 	}
 	g.off = make([]uint32, cells+1)
 	g.cnt = make([]uint32, cells)
+	// Each unused triangle's cell is computed once (at[t]).
+	at := make([]uint32, len(emitted))
 	for t, used := range emitted {
 		if !used {
-			g.off[g.cell(geom[t].c)+1]++
+			c := g.boxCell(geom[t].c)
+			at[t] = uint32(c)
+			g.off[c+1]++
 		}
 	}
 	for c := 0; c < cells; c++ {
@@ -71,7 +75,7 @@ func newCellGrid(geom []triGeom, emitted []bool, r float64) *cellGrid {
 	g.tri = make([]uint32, g.off[cells])
 	for t, used := range emitted {
 		if !used {
-			c := g.cell(geom[t].c)
+			c := at[t]
 			g.tri[g.off[c]+g.cnt[c]] = uint32(t)
 			g.cnt[c]++
 		}
@@ -79,15 +83,21 @@ func newCellGrid(geom []triGeom, emitted []bool, r float64) *cellGrid {
 	return g
 }
 
+// boxCell is cell(p) for a point inside the grid's box (as the centroids
+// it is built from): (x-origin)*inv is then in [0, dims], where truncation
+// is Floor.
+func (g *cellGrid) boxCell(p [3]float32) int {
+	var c [3]int
+	for k := 0; k < 3; k++ {
+		c[k] = min(max(int((float64(p[k])-g.origin[k])*g.inv), 0), g.dims[k]-1)
+	}
+	return (c[2]*g.dims[1]+c[1])*g.dims[0] + c[0]
+}
+
 // coord is the cell index of x along axis k, clamped to the grid.
 func (g *cellGrid) coord(x float64, k int) int {
 	i := int(math.Floor((x - g.origin[k]) * g.inv))
 	return max(0, min(i, g.dims[k]-1))
-}
-
-func (g *cellGrid) cell(p [3]float32) int {
-	x, y, z := g.coord(float64(p[0]), 0), g.coord(float64(p[1]), 1), g.coord(float64(p[2]), 2)
-	return (z*g.dims[1]+y)*g.dims[0] + x
 }
 
 // nearest returns the unused triangle whose centroid is nearest q and
