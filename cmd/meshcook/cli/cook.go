@@ -36,12 +36,15 @@ func newCookCmd(stdout, stderr io.Writer) *cobra.Command {
 		lods: formatRatios(def.LOD.Ratios), lodError: def.LOD.Error, ceiling: formatSize(def.BlobCeiling)}
 	cmd := &cobra.Command{
 		Use:   "cook PATH... -o DIR",
-		Short: "Cook glTF/GLB sources into .hmesh and .hmat outputs",
-		Long: `Cook every .gltf/.glb source named on the command line (folders are walked
-recursively) into outputs under DIR with stable names: a source at
-<folder>/models/chair.glb becomes DIR/models/chair.hmesh and
-DIR/models/chair.hmat (a leading "assets/" is dropped). A file named directly
-is rooted at its own folder.
+		Short: "Cook glTF, FBX and .nwb sources into .hmesh/.hmat (and .msh7, .cnb) outputs",
+		Long: `Cook every source named on the command line (.gltf, .glb, .fbx, .nwb,
+.heightfield.json; folders are walked recursively) into outputs under DIR
+with stable names: a source at <folder>/models/chair.glb becomes
+DIR/models/chair.hmesh and DIR/models/chair.hmat, plus
+DIR/models/chair.hanim when it has clips and DIR/models/chair/<image>.ktx2
+per texture (a leading "assets/" is dropped). A file named directly is
+rooted at its own folder. --target msh7 adds one MSH7 meshlet payload per
+submesh (DIR/models/chair.<i>.msh7).
 
 Every output is decoded and validated by its format's reader before it
 atomically replaces the old file; an output whose bytes did not change is

@@ -62,15 +62,20 @@ func isCobraUsageError(err error) bool {
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "meshcook",
-		Short: "Offline mesh asset cooker: glTF → engine-ready .hmesh/.hmat",
-		Long: `meshcook cooks authored mesh sources (glTF 2.0 .gltf/.glb) into engine-ready
-outputs under stable names: .hmesh v2 meshes with meshlets and bounds, and
-.hmat material tables. It validates and inspects cooked files for CI.
+		Short: "Offline mesh asset cooker: glTF, FBX and .nwb → engine-ready meshes",
+		Long: `meshcook cooks authored mesh sources (glTF 2.0, FBX, .nwb, primitive-part
+catalogs) into engine-ready outputs under stable names, deterministic to the
+byte: .hmesh v2 meshes with meshlets, bounds and LODs (with .hmat materials,
+.hanim clips and .ktx2 textures), MSH7 meshlet payloads, .cnb worlds and
+baked mesh packs. It imports and refreshes authored .nwb sources and
+validates and inspects every output kind for CI.
 
 Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input, 4 output error.`,
 		Example: `  meshcook cook testdata/samples -o out
   meshcook validate out/box.hmesh out/box.hmat
-  meshcook inspect out/box.hmesh --json`,
+  meshcook inspect out/box.hmesh --json
+  meshcook import hero.fbx -o assets/hero.nwb
+  meshcook bake testdata/catalog/buildings.json -o out/buildings.smpk`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
