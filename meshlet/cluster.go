@@ -144,6 +144,7 @@ type builder struct {
 	serial         uint32
 	sumC           [3]float64
 	sumN           [3]float64
+	sc             scorer // pick's scorer (kept here so it is not allocated)
 
 	out Result
 }
@@ -633,13 +634,11 @@ func (b *builder) pick() int32 {
 	case 1:
 		return int32(list[sel[0].k].t)
 	}
-	c, ax := b.center(), b.axis()
-	w, invR := b.opts.ConeWeight, 1/b.expectedRadius
+	sc := b.scorer()
 	fit, fitScore := int32(-1), float32(0)
 	for _, e := range sel {
 		cd := &list[e.k]
-		g := &b.geom[cd.t]
-		s := b.discounted(score(&g.c, &g.n, c, ax, w, invR), cd.v, int(e.nv))
+		s := b.discounted(sc.score(&b.geom[cd.t]), cd.v, int(e.nv))
 		if fit < 0 || s < fitScore {
 			fit, fitScore = int32(cd.t), s
 		}
@@ -732,8 +731,7 @@ func (b *builder) discounted(s float32, v [3]uint32, nv int) float32 {
 // when a meshlet closes with an empty seed pool.
 func (b *builder) bestAny() int32 {
 	best, bestPrio, bestScore := int32(-1), math.MaxInt, float32(0)
-	c, ax := b.center(), b.axis()
-	w, invR := b.opts.ConeWeight, 1/b.expectedRadius
+	sc := b.scorer()
 	b.materializeFar()
 	for i := range len(b.cands) + len(b.farCands) {
 		var cd *cand
@@ -753,8 +751,7 @@ func (b *builder) bestAny() int32 {
 		if prio > bestPrio {
 			continue
 		}
-		g := &b.geom[cd.t]
-		s := b.discounted(score(&g.c, &g.n, c, ax, w, invR), cd.v, nv)
+		s := b.discounted(sc.score(&b.geom[cd.t]), cd.v, nv)
 		if prio < bestPrio || s < bestScore {
 			best, bestPrio, bestScore = int32(cd.t), prio, s
 		}
@@ -762,21 +759,46 @@ func (b *builder) bestAny() int32 {
 	return best
 }
 
-// score is meshoptimizer's geometric score of a triangle with centroid tc
-// and unit normal tn: distance from the meshlet centroid c in expected
-// radii (invR is 1/radius), discounted by ConeWeight, times a factor that
-// favours normals close to the meshlet axis ax. Lower is better.
-func score(tc, tn *[3]float32, c, ax [3]float32, w float32, invR float64) float32 {
-	dx := float64(tc[0]) - float64(c[0])
-	dy := float64(tc[1]) - float64(c[1])
-	dz := float64(tc[2]) - float64(c[2])
-	d := float64(math.Sqrt(float64(dx*dx)+float64(dy*dy)+float64(dz*dz)) * invR)
+// scorer holds what the geometric score needs of the meshlet, converted
+// once per pick: its centroid (widened to float64), its axis, ConeWeight w
+// and 1-w, and 1/expected radius.
+type scorer struct {
+	c      [3]float64
+	ax     [3]float32
+	w, omw float32
+	invR   float64
+}
+
+// scorer returns the current meshlet's scorer.
+func (b *builder) scorer() *scorer {
+	c, w := b.center(), b.opts.ConeWeight
+	b.sc = scorer{
+		c:    [3]float64{float64(c[0]), float64(c[1]), float64(c[2])},
+		ax:   b.axis(),
+		w:    w,
+		omw:  1 - w,
+		invR: 1 / b.expectedRadius,
+	}
+	return &b.sc
+}
+
+// score is meshoptimizer's geometric score of a triangle with geometry g:
+// distance from the meshlet centroid in expected radii, discounted by
+// ConeWeight, times a factor that favours normals close to the meshlet
+// axis. Lower is better. Every product is rounded explicitly, so no fused
+// multiply-add can change a choice.
+func (sc *scorer) score(g *triGeom) float32 {
+	dx := float64(g.c[0]) - sc.c[0]
+	dy := float64(g.c[1]) - sc.c[1]
+	dz := float64(g.c[2]) - sc.c[2]
+	d := float64(math.Sqrt(float64(dx*dx)+float64(dy*dy)+float64(dz*dz)) * sc.invR)
+	ax, tn := &sc.ax, &g.n
 	spread := float32(tn[0]*ax[0]) + float32(tn[1]*ax[1]) + float32(tn[2]*ax[2])
-	cone := 1 - float32(spread*w)
+	cone := 1 - float32(spread*sc.w)
 	if cone < minConeFactor {
 		cone = minConeFactor
 	}
-	return float32(1+float32(float32(d)*(1-w))) * cone
+	return float32(1+float32(float32(d)*sc.omw)) * cone
 }
 
 // countInside records that one more corner of unused triangle u (st: its
