@@ -78,7 +78,12 @@
 // costs rise well above the goal's rank. Bounds need the fan as it is when
 // the collapse commits, so a collapse whose fresh cost exceeds the pass goal
 // is deferred to a later pass (where its cached bound ranks it); a pass that
-// deferred everything retries with a raised goal. This is O(n log n)-like in
+// deferred everything retries with a raised goal. An edge's quadric errors
+// are kept across passes until a collapse changes the moving class's
+// quadrics or seam links (edgeCache), which reuses 30-70% of them on
+// FlightHelmet; validity and bounds are not worth caching (a deferred
+// collapse's neighbourhood has almost always changed by the time it is
+// reached again: 2% reuse on FlightHelmet). This is O(n log n)-like in
 // practice and handles a million triangles in seconds.
 //
 // Chains. Chain takes snapshots of one collapse sequence at each target, so
