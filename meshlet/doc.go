@@ -63,8 +63,8 @@
 // scattered input stays O(n log n). Every one of these answers the lowest
 // index among equally near triangles, so none changes the output.
 //
-// Meshes of more than 65,536 triangles are split (split.go) into
-// ceil(n/65,536) parts by a k-d split of the triangle centroids: the
+// Meshes of more than 131,072 triangles are split (split.go) into
+// ceil(n/131,072) parts by a k-d split of the triangle centroids: the
 // median (in proportion to the part counts on each side) along the widest
 // axis, recursively, ties broken by triangle index, so the partition is a
 // function of the input alone. Each part is a compact mesh (its own vertex
@@ -73,9 +73,11 @@
 // order: the output is byte-identical for every GOMAXPROCS, and -j
 // speeds up cooking without changing it. A k-d split keeps parts compact
 // (a Morton-order cut can leave a part in disconnected pieces); parts cost
-// a few meshlets each along their seams (0.7% more than one run on the
-// 940k-triangle benchmark mesh, 15 parts; 0.3% wider spheres) and keep
-// each part's working set in cache.
+// a few meshlets each along their seams (0.4% more than one run on the
+// 940k-triangle benchmark mesh, 8 parts; 0.3% wider spheres); 65,536-
+// triangle parts, meant to stay in cache, measured no faster on one core
+// and cost more meshlets (0.7%, 15 parts) and time on meshes just above
+// the limit.
 //
 // Flex mode (Options.MinTriangles, SplitFactor; as meshoptimizer's
 // buildMeshletsFlex) measures distance in expected radii of a

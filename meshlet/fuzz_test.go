@@ -86,7 +86,7 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 // BenchmarkBuildLarge clusterizes a ~1M-triangle UV sphere (the parallel
-// split: 16 parts, on GOMAXPROCS threads).
+// split: 8 parts, on GOMAXPROCS threads).
 func BenchmarkBuildLarge(b *testing.B) {
 	idx, pos := uvSphere(708, 708) // 2·708·707 = 1,001,112 triangles
 	b.ReportAllocs()

@@ -9,12 +9,16 @@ import (
 
 // partTriangles is the most triangles Build clusterizes as one greedy run.
 // A larger mesh is cut into ceil(n/partTriangles) spatially coherent parts
-// that are built concurrently and joined in part order. 64k keeps each
-// part's working set (adjacency, per-triangle state: about 6 MiB) in cache
-// and costs under 1% more meshlets than one run on the benchmark meshes
-// (each part ends with a partial meshlet, and meshlets along a cut are
-// less full: about 4 meshlets per part on the 940k-triangle mesh).
-const partTriangles = 1 << 16
+// that are built concurrently and joined in part order. Parts cost
+// meshlets (each ends with a partial meshlet, and meshlets along a cut are
+// less full) and the split itself costs time (k-d selection, per-part
+// copies). 128k: the 94,722-triangle FlightHelmet is one run (1065
+// meshlets instead of 1076 in 2 parts, 0.2% smaller spheres, ~6% less
+// time); the 940k-triangle benchmark mesh takes 8 parts (0.4% more
+// meshlets than one run, 15 parts at 64k cost 0.7%) at the same speed
+// on one core (64k parts were chosen to stay in cache, which measured no
+// faster).
+const partTriangles = 1 << 17
 
 // selectSortBelow is the range length under which the k-d split's
 // selection sorts instead of partitioning.
