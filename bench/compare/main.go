@@ -118,14 +118,16 @@ func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 					op = []string{"simplify-attr", fmt.Sprint(target), "1", fmt.Sprint(simplifyWeight)}
 				}
 				prev := runtime.GOMAXPROCS(1)
+				var simpErr error
 				res, ms := median(cfg.runs, func() simplify.Result {
 					r, err := simplify.Simplify(m.indices, m.positions, attrs, opts)
-					if err != nil {
-						panic(err) // benchmark driver: a simplify error is a bug to see loudly
-					}
+					simpErr = err
 					return r
 				})
 				runtime.GOMAXPROCS(prev)
+				if simpErr != nil {
+					return fmt.Errorf("%s: meshcook simplify: %w", m.name, simpErr)
+				}
 				info, b, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".simp"), op...)
 				if err != nil {
 					return err
@@ -402,13 +404,16 @@ func compareMeshlets(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 			return err
 		}
 		prev := runtime.GOMAXPROCS(1)
+		var buildErr error
 		res, ms1 := median(cfg.runs, func() meshlet.Result {
 			r, err := meshlet.Build(m.indices, m.positions, opts)
-			if err != nil {
-				panic(err) // benchmark driver: a build error is a bug to see loudly
-			}
+			buildErr = err
 			return r
 		})
+		if buildErr != nil {
+			runtime.GOMAXPROCS(prev)
+			return fmt.Errorf("%s: meshcook build: %w", m.name, buildErr)
+		}
 		runtime.GOMAXPROCS(2)
 		_, ms2 := median(cfg.runs, func() meshlet.Result { r, _ := meshlet.Build(m.indices, m.positions, opts); return r })
 		runtime.GOMAXPROCS(prev)
