@@ -1,6 +1,8 @@
 package mesh
 
-// Skeleton is a joint hierarchy in skin order: Joints[i] is the joint that
+// Skeleton is a joint hierarchy in skin order (reordered parents-first by
+// the importer only when the source lists a child before its parent, with
+// joint values remapped to match): Joints[i] is the joint that
 // Submesh.Joints value i refers to.
 type Skeleton struct {
 	Joints []Joint
