@@ -234,33 +234,17 @@ func (n *Node) childInt(name string, def int64) int64 {
 // (ASCII 6.x writes short lists that way). At most limit values are
 // returned; ok is false when there are more.
 func (n *Node) Floats(limit int) (v []float64, ok bool) {
-	if n == nil {
-		return nil, true
-	}
-	if len(n.Props) > 0 && n.Props[0].IsArray() {
-		p := &n.Props[0]
-		if p.Len() > limit {
-			return nil, false
-		}
-		v = make([]float64, p.Len())
-		for i := range v {
-			v[i] = p.floatAt(i)
-		}
-		return v, true
-	}
-	for i := range n.Props {
-		if p := &n.Props[i]; p.IsNumber() {
-			if len(v) == limit {
-				return nil, false
-			}
-			v = append(v, p.AsFloat())
-		}
-	}
-	return v, true
+	return numbers(n, limit, (*Property).floatAt, (*Property).AsFloat)
 }
 
 // Ints is Floats for integer data.
 func (n *Node) Ints(limit int) (v []int64, ok bool) {
+	return numbers(n, limit, (*Property).intAt, (*Property).AsInt)
+}
+
+// numbers is Floats and Ints: elem reads array element i, scalar a number
+// property.
+func numbers[T any](n *Node, limit int, elem func(*Property, int) T, scalar func(*Property) T) (v []T, ok bool) {
 	if n == nil {
 		return nil, true
 	}
@@ -269,9 +253,9 @@ func (n *Node) Ints(limit int) (v []int64, ok bool) {
 		if p.Len() > limit {
 			return nil, false
 		}
-		v = make([]int64, p.Len())
+		v = make([]T, p.Len())
 		for i := range v {
-			v[i] = p.intAt(i)
+			v[i] = elem(p, i)
 		}
 		return v, true
 	}
@@ -280,7 +264,7 @@ func (n *Node) Ints(limit int) (v []int64, ok bool) {
 			if len(v) == limit {
 				return nil, false
 			}
-			v = append(v, p.AsInt())
+			v = append(v, scalar(p))
 		}
 	}
 	return v, true
