@@ -13,11 +13,14 @@ import (
 // cooked is the canonical scene plus per-submesh meshlets, ready for the
 // format adapters.
 type cooked struct {
-	scene    *mesh.Scene
-	meshlets []meshlet.Result
-	mbounds  [][]meshlet.Bounds
-	lods     [][]simplify.Level // per submesh, one per LOD ratio (nil when LODs are off)
-	report   MeshReport
+	scene *mesh.Scene
+	// positions are each canonical submesh's positions as the plain
+	// arrays the algorithm packages take (computed once, after reorder).
+	positions [][][3]float32
+	meshlets  []meshlet.Result
+	mbounds   [][]meshlet.Bounds
+	lods      [][]simplify.Level // per submesh, one per LOD ratio (nil when LODs are off)
+	report    MeshReport
 }
 
 // cookJob runs one source through every stage. It never panics: a panic in
@@ -101,6 +104,7 @@ func (e *importError) Unwrap() error { return e.err }
 func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *stopwatch) (*cooked, error) {
 	c := &cooked{scene: scene}
 	c.report = MeshReport{Name: job.Name, Source: job.Rel, Submeshes: len(scene.Submeshes)}
+	c.positions = make([][][3]float32, len(scene.Submeshes))
 	c.meshlets = make([]meshlet.Result, len(scene.Submeshes))
 	c.mbounds = make([][]meshlet.Bounds, len(scene.Submeshes))
 	c.lods = make([][]simplify.Level, len(scene.Submeshes))
@@ -129,6 +133,7 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 		s.Indices = meshlet.OptimizeVertexCache(s.Indices, len(s.Positions))
 		mesh.ReorderVerticesByFirstUse(s)
 		pos := positions3(s.Positions)
+		c.positions[i] = pos
 
 		sw.Begin(StageLODs)
 		levels, err := buildLODs(s, pos, opts.LOD)

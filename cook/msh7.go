@@ -28,7 +28,7 @@ func packMSH7(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		if len(s.Indices) == 0 {
 			continue
 		}
-		pos := positions3(s.Positions)
+		pos := c.positions[i]
 		r, err := meshlet.Build(s.Indices, pos, mopts)
 		if err != nil {
 			return nil, fmt.Errorf("submesh %d: meshlets: %w", i, err)
