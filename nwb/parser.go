@@ -216,40 +216,24 @@ func (p *parser) expr() (Value, error) {
 	if p.depth > maxDepth {
 		return Value{}, p.errorf(p.tok.start, "expression nested deeper than %d levels", maxDepth)
 	}
-	left, err := p.term()
-	if err != nil {
-		return Value{}, err
-	}
-	for p.is("+") || p.is("-") {
-		op := p.tok
-		if err := p.advance(); err != nil {
-			return Value{}, err
-		}
-		right, err := p.term()
-		if err != nil {
-			return Value{}, err
-		}
-		v, msg := binary(op.text, left, right)
-		if msg != "" {
-			return Value{}, p.errorf(op.start, "%s", msg)
-		}
-		left = v
-	}
-	return left, nil
+	return p.leftAssoc("+", "-", p.term)
 }
 
 // term parses `unary (('*'|'/') unary)*`.
-func (p *parser) term() (Value, error) {
-	left, err := p.unary()
+func (p *parser) term() (Value, error) { return p.leftAssoc("*", "/", p.unary) }
+
+// leftAssoc parses `operand ((op1|op2) operand)*`, folding left to right.
+func (p *parser) leftAssoc(op1, op2 string, operand func() (Value, error)) (Value, error) {
+	left, err := operand()
 	if err != nil {
 		return Value{}, err
 	}
-	for p.is("*") || p.is("/") {
+	for p.is(op1) || p.is(op2) {
 		op := p.tok
 		if err := p.advance(); err != nil {
 			return Value{}, err
 		}
-		right, err := p.unary()
+		right, err := operand()
 		if err != nil {
 			return Value{}, err
 		}
