@@ -2,7 +2,6 @@ package cook
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/meshcook/meshcook/formats/cnb"
@@ -365,7 +364,7 @@ func payloadVertex(s *mesh.Submesh, v int) payload.Vertex {
 		t := s.Tangents[v]
 		out.Tangent = [3]float32{t[0], t[1], t[2]}
 	} else {
-		out.Tangent = perpendicular(n)
+		out.Tangent = mesh.AxisPerpendicular(n)
 	}
 	if s.Colors != nil {
 		c := s.Colors[v]
@@ -375,28 +374,6 @@ func payloadVertex(s *mesh.Submesh, v int) payload.Vertex {
 		out.UV = s.UV0[v]
 	}
 	return out
-}
-
-// perpendicular returns n crossed with the axis n is least aligned with,
-// normalised: a deterministic unit vector perpendicular to n.
-func perpendicular(n mesh.Vec3) [3]float32 {
-	x, y, z := math.Abs(float64(n[0])), math.Abs(float64(n[1])), math.Abs(float64(n[2]))
-	var a [3]float64
-	switch {
-	case x <= y && x <= z:
-		a = [3]float64{1, 0, 0}
-	case y <= z:
-		a = [3]float64{0, 1, 0}
-	default:
-		a = [3]float64{0, 0, 1}
-	}
-	nx, ny, nz := float64(n[0]), float64(n[1]), float64(n[2])
-	t := [3]float64{a[1]*nz - a[2]*ny, a[2]*nx - a[0]*nz, a[0]*ny - a[1]*nx}
-	l := math.Sqrt(t[0]*t[0] + t[1]*t[1] + t[2]*t[2])
-	if !(l > 0) {
-		return [3]float32{1, 0, 0}
-	}
-	return [3]float32{float32(t[0] / l), float32(t[1] / l), float32(t[2] / l)}
 }
 
 // skinnedResource encodes one piece as a skinned payload: the skeleton's

@@ -129,3 +129,27 @@ func (a Vec3) IsFinite() bool {
 	}
 	return true
 }
+
+// AxisPerpendicular returns n crossed with the coordinate axis n is least
+// aligned with, normalised: a deterministic unit vector perpendicular to n,
+// used as the placeholder tangent of meshes without tangents ((1, 0, 0)
+// when n is zero or not finite).
+func AxisPerpendicular(n Vec3) Vec3 {
+	x, y, z := math.Abs(float64(n[0])), math.Abs(float64(n[1])), math.Abs(float64(n[2]))
+	var a [3]float64
+	switch {
+	case x <= y && x <= z:
+		a = [3]float64{1, 0, 0}
+	case y <= z:
+		a = [3]float64{0, 1, 0}
+	default:
+		a = [3]float64{0, 0, 1}
+	}
+	nx, ny, nz := float64(n[0]), float64(n[1]), float64(n[2])
+	t := [3]float64{a[1]*nz - a[2]*ny, a[2]*nx - a[0]*nz, a[0]*ny - a[1]*nx}
+	l := math.Sqrt(t[0]*t[0] + t[1]*t[1] + t[2]*t[2])
+	if !(l > 0) {
+		return Vec3{1, 0, 0}
+	}
+	return Vec3{float32(t[0] / l), float32(t[1] / l), float32(t[2] / l)}
+}

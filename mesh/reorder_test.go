@@ -25,3 +25,20 @@ func TestReorderVerticesByFirstUse(t *testing.T) {
 		t.Errorf("uv0 %v, want %v", s.UV0, want)
 	}
 }
+
+// AxisPerpendicular is unit length and orthogonal to n, and falls back to +X
+// for a zero normal.
+func TestAxisPerpendicular(t *testing.T) {
+	for _, n := range []Vec3{{0, 0, 1}, {1, 0, 0}, {0.3, -0.8, 0.52}, {-1, -1, 0}} {
+		p := AxisPerpendicular(n)
+		if d := p.Dot(n.Normalize()); d > 1e-6 || d < -1e-6 {
+			t.Errorf("%v: perpendicular %v has dot %g", n, p, d)
+		}
+		if l := p.Length(); l < 0.99999 || l > 1.00001 {
+			t.Errorf("%v: perpendicular %v has length %g", n, p, l)
+		}
+	}
+	if p := AxisPerpendicular(Vec3{}); p != (Vec3{1, 0, 0}) {
+		t.Errorf("zero normal: %v", p)
+	}
+}
