@@ -193,19 +193,13 @@ func (c *Cache) get(kind cnb.CacheEntryKind, key string, order int) ([]byte, boo
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	id := entryID{kind, key}
-	if b, ok := c.added[id]; ok {
-		return b, true
+	b, ok := c.lookupLocked(id)
+	if _, staged := c.added[id]; ok && !staged {
+		if _, seen := c.used[id]; !seen {
+			c.used[id] = order
+		}
 	}
-	loc, ok := c.index[id]
-	if !ok {
-		return nil, false
-	}
-	s := c.segs[loc.seg]
-	e := s.meta.Entries[loc.ent]
-	if _, seen := c.used[id]; !seen {
-		c.used[id] = order
-	}
-	return s.payload[e.Offset : e.Offset+e.Len], true
+	return b, ok
 }
 
 // put stages an entry for the segment Flush writes.
