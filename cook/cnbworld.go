@@ -379,11 +379,7 @@ func CheckWorldImages(images [][]byte) (*cnb.BlobMeta, error) {
 					i, r.Handle, b, lo, hi, len(m.Vertices), len(m.Indices))
 			}
 		case cnb.Texture:
-			f, err := ktx2.Decode(body)
-			if err == nil {
-				err = ktx2.Validate(f)
-			}
-			if err != nil {
+			if _, err := ktx2.Decode(body); err != nil { // Decode validates
 				return nil, fmt.Errorf("resources[%d] (Texture %d, blob %d offset %d): %w", i, r.Handle, loc.BlobIndex, loc.Offset, err)
 			}
 		case cnb.SkinnedMesh:

@@ -44,11 +44,8 @@ func packHAnim(job Job, c *cooked) (*outputFile, []string, error) {
 
 func validateHAnim(b []byte, joints int) func() error {
 	return func() error {
-		clips, err := hanim.Decode(b)
+		clips, err := hanim.Decode(b) // Decode validates
 		if err != nil {
-			return err
-		}
-		if err := hanim.Validate(clips); err != nil {
 			return err
 		}
 		return hanim.CheckJoints(clips, joints)

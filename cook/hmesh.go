@@ -138,21 +138,15 @@ func packLODs(f *hmesh.File, c *cooked, bases []uint32, lodCount int) {
 
 func validateHMesh(b []byte) func() error {
 	return func() error {
-		f, err := hmesh.Decode(b)
-		if err != nil {
-			return err
-		}
-		return hmesh.Validate(f)
+		_, err := hmesh.Decode(b) // Decode validates
+		return err
 	}
 }
 
 func validateHMat(b []byte) func() error {
 	return func() error {
-		ms, err := hmat.Decode(b)
-		if err != nil {
-			return err
-		}
-		return hmat.Validate(ms)
+		_, err := hmat.Decode(b) // Decode validates
+		return err
 	}
 }
 

@@ -56,11 +56,8 @@ func packMSH7(job Job, c *cooked, opts Options) ([]outputFile, error) {
 			kind: "msh7",
 			data: data,
 			validate: func() error {
-				back, err := msh7.Decode(data)
-				if err != nil {
-					return err
-				}
-				return msh7.Validate(back)
+				_, err := msh7.Decode(data) // Decode validates
+				return err
 			},
 		})
 	}

@@ -41,11 +41,8 @@ func hanimKind() fileKind {
 		name:  "hanim",
 		magic: []byte("HANM"),
 		validate: func(path string, b []byte) error {
-			clips, err := hanim.Decode(b)
+			clips, err := hanim.Decode(b) // Decode validates
 			if err != nil {
-				return err
-			}
-			if err := hanim.Validate(clips); err != nil {
 				return err
 			}
 			return checkClipJoints(path, clips)

@@ -13,11 +13,8 @@ func hmeshKind() fileKind {
 		name:  "hmesh",
 		magic: []byte("HMSH"),
 		validate: func(_ string, b []byte) error {
-			f, err := hmesh.Decode(b)
-			if err != nil {
-				return err
-			}
-			return hmesh.Validate(f)
+			_, err := hmesh.Decode(b) // Decode validates
+			return err
 		},
 		inspect: func(w io.Writer, path string, b []byte, mode inspectMode) error {
 			f, err := hmesh.Decode(b)
@@ -41,11 +38,8 @@ func hmatKind() fileKind {
 		name:  "hmat",
 		magic: []byte("HMAT"),
 		validate: func(_ string, b []byte) error {
-			ms, err := hmat.Decode(b)
-			if err != nil {
-				return err
-			}
-			return hmat.Validate(ms)
+			_, err := hmat.Decode(b) // Decode validates
+			return err
 		},
 		inspect: func(w io.Writer, path string, b []byte, mode inspectMode) error {
 			ms, err := hmat.Decode(b)

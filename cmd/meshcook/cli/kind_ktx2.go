@@ -30,11 +30,8 @@ func ktx2Kind() fileKind {
 		name:  "ktx2",
 		magic: []byte("\xABKTX 20\xBB\r\n\x1A\n"),
 		validate: func(_ string, b []byte) error {
-			f, err := ktx2.Decode(b)
-			if err != nil {
-				return err
-			}
-			return ktx2.Validate(f)
+			_, err := ktx2.Decode(b) // Decode validates
+			return err
 		},
 		inspect: func(w io.Writer, path string, b []byte, mode inspectMode) error {
 			f, err := ktx2.Decode(b)

@@ -20,11 +20,8 @@ func meshpackKind() fileKind {
 		name: "meshpack",
 		exts: []string{".smpk", ".rmpk"},
 		validate: func(_ string, b []byte) error {
-			p, err := decode(b)
-			if err != nil {
-				return err
-			}
-			return meshpack.Validate(p)
+			_, err := decode(b) // Decode validates
+			return err
 		},
 		inspect: func(w io.Writer, path string, b []byte, mode inspectMode) error {
 			p, err := decode(b)

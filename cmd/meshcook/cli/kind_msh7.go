@@ -13,11 +13,8 @@ func msh7Kind() fileKind {
 		name:  "msh7",
 		magic: []byte{0x37, 0x48, 0x53, 0x4D},
 		validate: func(_ string, b []byte) error {
-			f, err := msh7.Decode(b)
-			if err != nil {
-				return err
-			}
-			return msh7.Validate(f)
+			_, err := msh7.Decode(b) // Decode validates
+			return err
 		},
 		inspect: func(w io.Writer, path string, b []byte, mode inspectMode) error {
 			f, err := msh7.Decode(b)
