@@ -132,13 +132,9 @@ func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 				if err != nil {
 					return err
 				}
-				rd := &reader{b: b}
-				theirs := make([]uint32, rd.u32())
-				for i := range theirs {
-					theirs[i] = rd.u32()
-				}
-				if rd.err != nil {
-					return rd.err
+				theirs, err := readIndices(b)
+				if err != nil {
+					return err
 				}
 				eo := geomerr.Hausdorff(m.positions, m.indices, m.positions, res.Indices, hausdorffSamples) / diag
 				et := geomerr.Hausdorff(m.positions, m.indices, m.positions, theirs, hausdorffSamples) / diag
@@ -294,6 +290,16 @@ func (r *reader) u32() uint32 {
 	v := binary.LittleEndian.Uint32(r.b[r.o:])
 	r.o += 4
 	return v
+}
+
+// readIndices reads meshopt.mjs's index output: u32 count, count × u32.
+func readIndices(b []byte) ([]uint32, error) {
+	rd := &reader{b: b}
+	out := make([]uint32, rd.u32())
+	for i := range out {
+		out[i] = rd.u32()
+	}
+	return out, rd.err
 }
 
 func (r *reader) bytes(n int) []byte {
@@ -468,13 +474,9 @@ func compareVcache(cfg config, meshes []*benchMesh, tmp string, w io.Writer) err
 		if err != nil {
 			return err
 		}
-		rd := &reader{b: b}
-		theirs := make([]uint32, rd.u32())
-		for i := range theirs {
-			theirs[i] = rd.u32()
-		}
-		if rd.err != nil {
-			return rd.err
+		theirs, err := readIndices(b)
+		if err != nil {
+			return err
 		}
 		theirVC := 0
 		for _, v := range theirs {
