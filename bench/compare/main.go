@@ -22,6 +22,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -45,6 +47,8 @@ type config struct {
 	runs   int
 	quick  bool
 	only   string
+	mesh   string // run only the mesh of this name
+	attrs  string // simplify rows: "no", "normals" or both when empty
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -55,8 +59,22 @@ func run(args []string, stdout io.Writer) error {
 	fs.IntVar(&cfg.runs, "runs", 5, "timed runs per measurement (median reported)")
 	fs.BoolVar(&cfg.quick, "quick", false, "skip the generated ~1M-triangle mesh")
 	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache or simplify")
+	fs.StringVar(&cfg.mesh, "mesh", "", "run one mesh: bunny, FlightHelmet or bunny-sub4")
+	fs.StringVar(&cfg.attrs, "attrs", "", "simplify rows to run: no or normals (both when empty)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of this process (meshcook's side and the metrics) to `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if _, err := os.Stat(filepath.Join(cfg.dir, "node_modules", "meshoptimizer")); err != nil {
 		return fmt.Errorf("meshoptimizer npm package not installed in %s (run `make bench-compare`): %w", cfg.dir, err)
@@ -107,6 +125,9 @@ func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 		}
 		diag := geomerr.Extent(m.positions, m.indices)
 		for _, withAttrs := range []bool{false, true} {
+			if cfg.attrs != "" && (cfg.attrs == "normals") != withAttrs {
+				continue
+			}
 			for _, frac := range []float64{0.5, 0.25, 0.1} {
 				target := int(float64(len(m.indices)/3)*frac) * 3
 				var attrs simplify.Attributes
@@ -170,8 +191,14 @@ func loadMeshes(cfg config) ([]*benchMesh, error) {
 		return nil, err
 	}
 	meshes := []*benchMesh{bunny, helmet}
-	if !cfg.quick {
+	if !cfg.quick && (cfg.mesh == "" || cfg.mesh == "bunny-sub4") {
 		meshes = append(meshes, subdivideDisplaced(bunny, 4))
+	}
+	if cfg.mesh != "" {
+		meshes = slices.DeleteFunc(meshes, func(m *benchMesh) bool { return m.name != cfg.mesh })
+		if len(meshes) == 0 {
+			return nil, fmt.Errorf("-mesh %q: no such benchmark mesh (bunny, FlightHelmet, bunny-sub4)", cfg.mesh)
+		}
 	}
 	return meshes, nil
 }
