@@ -73,13 +73,30 @@ type triGeom struct {
 	c, n [3]float32
 }
 
-// cand is a candidate triangle with its corners, copied so that the
-// scans, which revisit each candidate many times, walk memory in order
-// (16 bytes: compacting the list copies entries).
+// cand is a candidate triangle with what pick needs of it, so that the
+// scans, which revisit each candidate many times, walk memory in order and
+// touch no per-vertex or per-triangle array. For the near list (cands),
+// add keeps inside, w and the live flags up to date as the meshlet grows
+// (through triState.pos); far entries (farCands) carry t and g only and
+// are ranked from the mesh arrays.
 type cand struct {
-	t uint32
-	v [3]uint32
+	t      uint32
+	w      uint32 // when inside == 2: the corner not in the meshlet
+	g      triGeom
+	inside uint8 // corners in the meshlet (as triState.inside)
+	flags  uint8 // candNearly, candDangling, candDegenerate, candDead
 }
+
+// Flags of a near candidate. candNearly and candDangling are the live
+// count terms of its priority (see priorityOf); a degenerate triangle
+// (repeated corner) has its new vertex count computed from the corners
+// instead of from inside; a dead one is used (dropped lazily).
+const (
+	candNearly uint8 = 1 << iota
+	candDangling
+	candDegenerate
+	candDead
+)
 
 // builder holds the state of one greedy build (the whole mesh, or one part
 // of a large mesh; see split.go). Vertex ids are dense, 0..nv-1.
@@ -130,21 +147,23 @@ type builder struct {
 	// one corner when found; pick looks at far only when nothing in cands
 	// fits.
 	cands    []cand
+	ncand    int      // the near list's length as the cap counts it (see promote)
+	ndead    int      // dead entries in cands
+	inexact  bool     // a new vertex had more than expandCap unused triangles: inside may undercount
 	far      []uint32 // (entries built into farCands when looked at)
 	farCands []cand
 	ready    []uint32 // triangles whose corners are all in the meshlet (lazy)
 	sel      []selected
 	// Per triangle, its state in the current meshlet (see triState).
-	// Completion tracking: completes[w] counts unused triangles
-	// that adding vertex w would complete (valid when completesStamp[w] ==
+	// Completion tracking: completes[w].n counts unused triangles that
+	// adding vertex w would complete (valid when completes[w].stamp ==
 	// serial).
-	tstate         []triState
-	completes      []uint32
-	completesStamp []uint32
-	serial         uint32
-	sumC           [3]float64
-	sumN           [3]float64
-	sc             scorer // pick's scorer (kept here so it is not allocated)
+	tstate    []triState
+	completes []completion
+	serial    uint32
+	sumC      [3]float64
+	sumN      [3]float64
+	sc        scorer // pick's scorer (kept here so it is not allocated)
 
 	out Result
 }
@@ -221,10 +240,10 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 		b.local[i] = -1
 	}
 	b.tstate = growStamps(b.tstate, n)
-	b.completes = resize(b.completes, nv)
-	b.completesStamp = growStamps(b.completesStamp, nv)
+	b.completes = growStamps(b.completes, nv)
 	b.serial++
 	b.verts, b.ltris, b.cands, b.far, b.ready = b.verts[:0], b.ltris[:0], b.cands[:0], b.far[:0], b.ready[:0]
+	b.ncand, b.ndead, b.inexact = 0, 0, false
 	b.sumC, b.sumN = [3]float64{}, [3]float64{}
 	b.expectedRadius = radius
 	b.minTris, b.splitDist = 0, 0
@@ -271,9 +290,14 @@ func growStamps[T any](s []T, n int) []T {
 // adjacent triangle instead of one per flag).
 type triState struct {
 	stamp  uint32
-	inside uint8 // corners in the meshlet
-	cand   bool  // in the candidate lists (cands or far)
-	near   bool  // in cands
+	inside uint8  // corners in the meshlet
+	cand   bool   // in the candidate lists (cands or far)
+	pos    uint16 // 1 + its index in cands, 0 when not there
+}
+
+// completion is a vertex's completion count and the meshlet it is for.
+type completion struct {
+	stamp, n uint32
 }
 
 // state returns triangle u's record for the current meshlet, cleared
@@ -359,10 +383,8 @@ func (b *builder) run() {
 // hasLiveCandidate reports whether an unused triangle touches the meshlet
 // (in either candidate list).
 func (b *builder) hasLiveCandidate() bool {
-	for i := range b.cands {
-		if !b.emitted[b.cands[i].t] {
-			return true
-		}
+	if len(b.cands) > b.ndead {
+		return true
 	}
 	for _, u := range b.far {
 		if !b.emitted[u] {
@@ -612,12 +634,16 @@ func (b *builder) pick() int32 {
 	}
 	room := b.opts.MaxVertices - len(b.verts)
 	var t int32
-	var near bool
-	b.sel, b.cands, t = b.scan(b.sel[:0], b.cands, room, false)
-	near = true
+	near := true
+	if b.inexact {
+		b.compact()
+		b.sel, t, b.ncand = b.scanExact(b.sel[:0], b.cands, room, false)
+	} else {
+		b.sel, t = b.scanNear(b.sel[:0], room)
+	}
 	if t < 0 && len(b.sel) == 0 {
 		b.materializeFar()
-		b.sel, b.farCands, t = b.scan(b.sel, b.farCands, room, true)
+		b.sel, t, _ = b.scanExact(b.sel, b.farCands, room, true)
 		near = false
 	}
 	if t >= 0 {
@@ -638,7 +664,10 @@ func (b *builder) pick() int32 {
 	fit, fitScore := int32(-1), float32(0)
 	for _, e := range sel {
 		cd := &list[e.k]
-		s := b.discounted(sc.score(&b.geom[cd.t]), cd.v, int(e.nv))
+		s := sc.score(&cd.g)
+		if e.nv == 1 {
+			s = b.discount(s, e.w)
+		}
 		if fit < 0 || s < fitScore {
 			fit, fitScore = int32(cd.t), s
 		}
@@ -646,62 +675,155 @@ func (b *builder) pick() int32 {
 	return fit
 }
 
-// scan is pick's first pass over one candidate list: it drops used
-// triangles from the list (returned) and collects into sel the fitting
-// candidates of the best priority. A candidate that adds no vertex is
-// returned as t (else t is -1). skipNear skips triangles that are also in
-// cands.
-func (b *builder) scan(sel []selected, cands []cand, room int, skipNear bool) (_ []selected, _ []cand, t int32) {
-	// One pass drops used triangles (a copy per entry) and ranks the
-	// others; entries keep their order, so k below is final.
-	local, live, emitted := b.local, b.live, b.emitted
+// scanNear is pick's first pass over the near list: it collects into sel
+// the fitting candidates of the best priority, ranked from the entries
+// alone. A candidate that adds no vertex (one the ready stack missed) is
+// returned as t (else t is -1). The list is compacted first when most of
+// it is dead.
+func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
+	if b.ndead > 8 && 2*b.ndead > len(b.cands) {
+		b.compact()
+	}
 	fitPrio := math.MaxInt
-	j := 0
+	live := 0
+	cands := b.cands
 	for i := range cands {
-		cd := cands[i]
-		if emitted[cd.t] {
+		cd := &cands[i]
+		f := cd.flags
+		if f&candDead != 0 {
 			continue
 		}
-		cands[j] = cd
-		k := j
-		j++
-		if st := &b.tstate[cd.t]; skipNear && st.stamp == b.serial && st.near {
-			continue
+		live++
+		nv := 3 - int(cd.inside)
+		w := cd.w
+		if f&candDegenerate != 0 {
+			nv, w = b.newCorner(cd.t)
 		}
-		i0, i1, i2 := cd.v[0], cd.v[1], cd.v[2]
-		nv := b2i(local[i0] < 0) + b2i(local[i1] < 0 && i1 != i0) + b2i(local[i2] < 0 && i2 != i0 && i2 != i1)
 		if nv == 0 {
-			// Missed by the ready stack: take it now (the entries after
-			// it stay unfiltered; the list is lazy).
-			return sel, append(cands[:k], cands[i+1:]...), int32(cd.t)
+			// Missed by the ready stack: take it now. The cap counts
+			// the entries after it as the lazy list kept them.
+			b.ncand = live - 1 + len(cands) - i - 1
+			return sel, int32(cd.t)
 		}
 		if nv > room {
 			continue
 		}
-		prio := priorityOf(live[i0], live[i1], live[i2], nv)
+		// priorityOf from the flags.
+		prio := prioNewVertex + nv - int(f&candNearly)
+		if f&candDangling != 0 {
+			prio = prioDangling
+		}
 		if prio > fitPrio {
 			continue
 		}
 		if prio < fitPrio {
 			fitPrio, sel = prio, sel[:0]
 		}
-		sel = append(sel, selected{uint32(k), uint8(nv)})
+		sel = append(sel, selected{uint32(i), w, uint8(nv)})
 	}
-	cands = cands[:j]
-	return sel, cands, -1
+	b.ncand = live
+	return sel, -1
 }
 
-// selected is a candidate pick will score: its index in cands and its
-// new vertex count.
+// compact drops the dead entries from cands, keeping the order, and
+// renumbers the others' positions.
+func (b *builder) compact() {
+	if b.ndead == 0 {
+		return
+	}
+	j := 0
+	for i := range b.cands {
+		cd := b.cands[i]
+		if cd.flags&candDead != 0 {
+			continue
+		}
+		if i != j {
+			b.cands[j] = cd
+			b.tstate[cd.t].pos = uint16(j + 1)
+		}
+		j++
+	}
+	b.cands = b.cands[:j]
+	b.ndead = 0
+}
+
+// newCorner returns how many distinct corners of t are not in the meshlet
+// and, when that is one, which.
+func (b *builder) newCorner(t uint32) (int, uint32) {
+	a, c1, c2 := b.idx[3*t], b.idx[3*t+1], b.idx[3*t+2]
+	n, w := 0, uint32(0)
+	if b.local[c2] < 0 && c2 != a && c2 != c1 {
+		n, w = n+1, c2
+	}
+	if b.local[c1] < 0 && c1 != a {
+		n, w = n+1, c1
+	}
+	if b.local[a] < 0 {
+		n, w = n+1, a
+	}
+	return n, w
+}
+
+// scanExact is scanNear for a list whose entries are not kept up to
+// date (farCands, or cands when inside may undercount): it ranks the
+// unused entries from the mesh arrays. skipNear skips triangles that are
+// also in cands. n is the count the near list's cap uses (see scanNear).
+func (b *builder) scanExact(sel []selected, cands []cand, room int, skipNear bool) (_ []selected, t int32, n int) {
+	live, emitted := b.live, b.emitted
+	fitPrio := math.MaxInt
+	for i := range cands {
+		cd := &cands[i]
+		if emitted[cd.t] {
+			continue
+		}
+		n++
+		if st := &b.tstate[cd.t]; skipNear && st.stamp == b.serial && st.pos != 0 {
+			continue
+		}
+		nv, w := b.newCorner(cd.t)
+		if nv == 0 {
+			return sel, int32(cd.t), n - 1 + len(cands) - i - 1
+		}
+		if nv > room {
+			continue
+		}
+		prio := priorityOf(live[b.idx[3*cd.t]], live[b.idx[3*cd.t+1]], live[b.idx[3*cd.t+2]], nv)
+		if prio > fitPrio {
+			continue
+		}
+		if prio < fitPrio {
+			fitPrio, sel = prio, sel[:0]
+		}
+		sel = append(sel, selected{uint32(i), w, uint8(nv)})
+	}
+	return sel, -1, n
+}
+
+// selected is a candidate pick will score: its index in its list, its
+// new vertex count and, when that is one, the new vertex.
 type selected struct {
 	k  uint32
+	w  uint32
 	nv uint8
 }
 
-// priority is the topological priority of a candidate with corners v that
-// adds nv > 0 vertices.
-func (b *builder) priority(v [3]uint32, nv int) int {
-	return priorityOf(b.live[v[0]], b.live[v[1]], b.live[v[2]], nv)
+// priority is the topological priority of candidate t that adds nv > 0
+// vertices.
+func (b *builder) priority(t uint32, nv int) int {
+	return priorityOf(b.live[b.idx[3*t]], b.live[b.idx[3*t+1]], b.live[b.idx[3*t+2]], nv)
+}
+
+// liveFlags is the candNearly and candDangling flags of triangle t.
+func (b *builder) liveFlags(t uint32) uint8 {
+	l0, l1, l2 := b.live[b.idx[3*t]], b.live[b.idx[3*t+1]], b.live[b.idx[3*t+2]]
+	var f uint8
+	if b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2 {
+		f |= candNearly
+	}
+	if l0 == 1 || l1 == 1 || l2 == 1 {
+		f |= candDangling
+	}
+	return f
 }
 
 // priorityOf is priority for corners with live counts l0, l1, l2.
@@ -714,14 +836,11 @@ func priorityOf(l0, l1, l2 uint32, nv int) int {
 	return p - (p-prioDangling)*dangling
 }
 
-// discounted applies the completion bonus to score s of a candidate with
-// corners v adding nv vertices: when its one new vertex also completes
-// other triangles, prefer it.
-func (b *builder) discounted(s float32, v [3]uint32, nv int) float32 {
-	if nv == 1 {
-		if k := b.completion(v); k > 1 {
-			return float32(float64(s) / (1 + vertexGainWeight*float64(k-1)))
-		}
+// discount applies the completion bonus to score s of a candidate whose
+// one new vertex is w: when w also completes other triangles, prefer it.
+func (b *builder) discount(s float32, w uint32) float32 {
+	if c := b.completes[w]; c.stamp == b.serial && c.n > 1 {
+		return float32(float64(s) / (1 + vertexGainWeight*float64(c.n-1)))
 	}
 	return s
 }
@@ -743,15 +862,18 @@ func (b *builder) bestAny() int32 {
 		if b.emitted[cd.t] {
 			continue
 		}
-		nv := b.newVertices(cd.t)
+		nv, w := b.newCorner(cd.t)
 		prio := prioNoNewVertex
 		if nv > 0 {
-			prio = b.priority(cd.v, nv)
+			prio = b.priority(cd.t, nv)
 		}
 		if prio > bestPrio {
 			continue
 		}
-		s := b.discounted(sc.score(&b.geom[cd.t]), cd.v, nv)
+		s := sc.score(&cd.g)
+		if nv == 1 {
+			s = b.discount(s, w)
+		}
 		if prio < bestPrio || s < bestScore {
 			best, bestPrio, bestScore = int32(cd.t), prio, s
 		}
@@ -804,17 +926,27 @@ func (sc *scorer) score(g *triGeom) float32 {
 // countInside records that one more corner of unused triangle u (st: its
 // current record) is in the meshlet: at two, u's remaining corner would
 // complete it; at three, u is ready (adds no vertex).
+// It updates u's near-list entry, if any.
 func (b *builder) countInside(st *triState, u uint32) uint8 {
 	st.inside++
 	in := st.inside
+	var cd *cand
+	if st.pos != 0 {
+		cd = &b.cands[st.pos-1]
+		cd.inside = in
+	}
 	switch in {
 	case 2:
 		for _, w := range b.idx[3*u : 3*u+3] {
 			if b.local[w] < 0 {
-				if b.completesStamp[w] != b.serial {
-					b.completesStamp[w], b.completes[w] = b.serial, 0
+				c := &b.completes[w]
+				if c.stamp != b.serial {
+					*c = completion{stamp: b.serial}
 				}
-				b.completes[w]++
+				c.n++
+				if cd != nil {
+					cd.w = w
+				}
 				return in
 			}
 		}
@@ -822,21 +954,6 @@ func (b *builder) countInside(st *triState, u uint32) uint8 {
 		b.ready = append(b.ready, u)
 	}
 	return in
-}
-
-// completion is how many unused triangles (the candidate included) the
-// single new vertex of a candidate with corners v would complete, at
-// least 1.
-func (b *builder) completion(v [3]uint32) uint32 {
-	for _, w := range v {
-		if b.local[w] < 0 {
-			if b.completesStamp[w] == b.serial && b.completes[w] > 1 {
-				return b.completes[w]
-			}
-			return 1
-		}
-	}
-	return 1
 }
 
 // aliveAdjacent returns up to expandCap unused triangles around v,
@@ -865,7 +982,11 @@ func (b *builder) add(t uint32) {
 		if b.local[v] < 0 {
 			b.local[v] = int16(len(b.verts))
 			b.verts = append(b.verts, v)
-			for _, u := range b.aliveAdjacent(v) {
+			adj := b.aliveAdjacent(v)
+			if len(adj) == expandCap && b.adjLen[v] > expandCap {
+				b.inexact = true
+			}
+			for _, u := range adj {
 				st := b.state(u)
 				in := b.countInside(st, u)
 				if !st.cand {
@@ -888,14 +1009,31 @@ func (b *builder) add(t uint32) {
 	b.ltris = append(b.ltris, lc[0], lc[1], lc[2])
 	b.emitted[t] = true
 	b.remaining--
+	if st := &b.tstate[t]; st.stamp == b.serial && st.pos != 0 {
+		b.cands[st.pos-1].flags |= candDead
+		st.pos = 0
+		b.ndead++
+	}
 	// A far candidate whose corner has no other unused triangle left is
-	// about to dangle: pick must see it.
+	// about to dangle: pick must see it. A near candidate's live flags
+	// change only when a corner's live count drops to 2 or 1 (those
+	// corners have at most two unused triangles left).
 	for k := uint32(0); k < 3; k++ {
-		if v := b.idx[3*t+k]; b.live[v] == 1 {
-			if lst := b.aliveAdjacent(v); len(lst) > 0 {
-				if st := &b.tstate[lst[0]]; st.stamp == b.serial && st.cand {
-					b.promote(st, lst[0])
-				}
+		v := b.idx[3*t+k]
+		l := b.live[v]
+		if l != 1 && l != 2 {
+			continue
+		}
+		lst := b.aliveAdjacent(v)
+		if l == 1 && len(lst) > 0 {
+			if st := &b.tstate[lst[0]]; st.stamp == b.serial && st.cand {
+				b.promote(st, lst[0])
+			}
+		}
+		for _, u := range lst {
+			if st := &b.tstate[u]; st.stamp == b.serial && st.pos != 0 {
+				cd := &b.cands[st.pos-1]
+				cd.flags = cd.flags&^(candNearly|candDangling) | b.liveFlags(u)
 			}
 		}
 	}
@@ -924,18 +1062,29 @@ func (b *builder) materializeFar() {
 	b.far = b.far[:j]
 }
 
-// candidate returns the candidate entry of triangle u.
+// candidate returns the far entry of triangle u.
 func (b *builder) candidate(u uint32) cand {
-	return cand{u, [3]uint32{b.idx[3*u], b.idx[3*u+1], b.idx[3*u+2]}}
+	return cand{t: u, g: b.geom[u]}
 }
 
 // promote puts candidate u (st: its current record) into cands (once per
-// meshlet).
+// meshlet) with its state. The cap counts entries as a list compacted at
+// every scan holds them (ncand), so it does not depend on when dead
+// entries are dropped.
 func (b *builder) promote(st *triState, u uint32) {
-	if !st.near && len(b.cands) < maxCandidates {
-		st.near = true
-		b.cands = append(b.cands, b.candidate(u))
+	if st.pos != 0 || b.ncand >= maxCandidates {
+		return
 	}
+	b.ncand++
+	a, c1, c2 := b.idx[3*u], b.idx[3*u+1], b.idx[3*u+2]
+	cd := cand{t: u, g: b.geom[u], inside: st.inside, flags: b.liveFlags(u)}
+	if a == c1 || a == c2 || c1 == c2 {
+		cd.flags |= candDegenerate
+	} else if st.inside == 2 {
+		_, cd.w = b.newCorner(u)
+	}
+	b.cands = append(b.cands, cd)
+	st.pos = uint16(len(b.cands))
 }
 
 // flush closes the current meshlet: appends it to the result and resets
@@ -962,6 +1111,7 @@ func (b *builder) flush() {
 	b.verts = b.verts[:0]
 	b.ltris = b.ltris[:0]
 	b.cands = b.cands[:0]
+	b.ncand, b.ndead, b.inexact = 0, 0, false
 	b.far = b.far[:0]
 	b.ready = b.ready[:0]
 	b.serial++
