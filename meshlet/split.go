@@ -24,6 +24,15 @@ const partTriangles = 1 << 17
 // selection sorts instead of partitioning.
 const selectSortBelow = 32
 
+// Histogram selection (selectHist): ranges of at least histMin items
+// are binned into histBins buckets along the axis, so one counting pass
+// and one partition pass leave only the median's bucket (about
+// n/histBins items) to quickselect, whose comparisons mispredict.
+const (
+	histBins = 1024
+	histMin  = 4096
+)
+
 // buildSplit clusterizes a mesh of more than partTriangles triangles: a
 // k-d split of the triangle centroids (median of the widest axis, with
 // the part count divided in proportion) gives the parts; each is built on
@@ -56,7 +65,7 @@ func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 		items[t] = splitItem{geom[t].c, uint32(t)}
 	}
 	label := make([]uint32, n)
-	kdSplit(items, 0, parts, label)
+	kdSplit(items, 0, parts, label, make([]splitItem, n))
 	items = nil
 	order := make([]uint32, n)
 	off := make([]uint32, parts+1)
@@ -189,8 +198,8 @@ func join(parts []Result, indexCount int) Result {
 // of their centroids along the widest axis of the centroids' box,
 // recursively. Ties in the coordinate are broken by triangle id, so the
 // split is a function of the input alone. Items carry their centroids so
-// the passes walk memory in order.
-func kdSplit(items []splitItem, first, parts int, label []uint32) {
+// the passes walk memory in order. scratch is as long as items.
+func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []splitItem) {
 	if parts == 1 {
 		for i := range items {
 			label[items[i].id] = uint32(first)
@@ -217,9 +226,52 @@ func kdSplit(items []splitItem, first, parts int, label []uint32) {
 	}
 	left := parts / 2
 	k := int(uint64(len(items)) * uint64(left) / uint64(parts))
-	selectK(items, k, axis)
-	kdSplit(items[:k], first, left, label)
-	kdSplit(items[k:], first+left, parts-left, label)
+	selectHist(items, k, axis, float64(mn[axis]), ext, scratch)
+	kdSplit(items[:k], first, left, label, scratch[:k])
+	kdSplit(items[k:], first+left, parts-left, label, scratch[k:])
+}
+
+// selectHist is selectK for items whose coordinates along axis lie in
+// [lo, lo+ext]: items are bucketed by coordinate (a bucket's items are
+// all smaller than the next bucket's), the buckets before the one
+// holding the k-th item go first and the ones after it last, and
+// selectK finishes inside that bucket. scratch is as long as items.
+func selectHist(items []splitItem, k, axis int, lo, ext float64, scratch []splitItem) {
+	if len(items) < histMin || !(ext > 0) || k <= 0 || k >= len(items) {
+		selectK(items, k, axis)
+		return
+	}
+	scale := histBins / ext
+	bin := func(c float32) int {
+		return max(0, min(int((float64(c)-lo)*scale), histBins-1))
+	}
+	var count [histBins]int
+	for i := range items {
+		count[bin(items[i].c[axis])]++
+	}
+	b, below := 0, 0
+	for below+count[b] <= k {
+		below += count[b]
+		b++
+	}
+	// Three-way partition into scratch: buckets before b from the
+	// front, b after them, later buckets after that.
+	l, m, r := 0, below, below+count[b]
+	for i := range items {
+		switch c := bin(items[i].c[axis]); {
+		case c < b:
+			scratch[l] = items[i]
+			l++
+		case c == b:
+			scratch[m] = items[i]
+			m++
+		default:
+			scratch[r] = items[i]
+			r++
+		}
+	}
+	copy(items, scratch)
+	selectK(items[below:below+count[b]], k-below, axis)
 }
 
 // splitItem is a triangle and its centroid; along an axis, (c[axis], id)

@@ -96,7 +96,7 @@ func TestKDSplitBalancedAndSeparated(t *testing.T) {
 	}
 	for _, parts := range []int{2, 3, 7} {
 		label := make([]uint32, n)
-		kdSplit(items(false), 0, parts, label)
+		kdSplit(items(false), 0, parts, label, make([]splitItem, n))
 		count := make([]int, parts)
 		for _, p := range label {
 			count[p]++
@@ -123,7 +123,7 @@ func TestKDSplitBalancedAndSeparated(t *testing.T) {
 			t.Fatalf("%d parts: left half reaches %v, right half starts at %v", parts, maxL, minR)
 		}
 		again := make([]uint32, n)
-		kdSplit(items(true), 0, parts, again)
+		kdSplit(items(true), 0, parts, again, make([]splitItem, n))
 		if !slices.Equal(label, again) {
 			t.Fatalf("%d parts: labels depend on the order of the items", parts)
 		}
