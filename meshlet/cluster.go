@@ -82,6 +82,7 @@ type triGeom struct {
 type cand struct {
 	t      uint32
 	w      uint32 // when inside == 2: the corner not in the meshlet
+	v      [3]uint32
 	g      triGeom
 	inside uint8 // corners in the meshlet (as triState.inside)
 	flags  uint8 // candNearly, candDangling, candDegenerate, candDead
@@ -708,11 +709,7 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 		if nv > room {
 			continue
 		}
-		// priorityOf from the flags.
-		prio := prioNewVertex + nv - int(f&candNearly)
-		if f&candDangling != 0 {
-			prio = prioDangling
-		}
+		prio := priorityOf(b.live[cd.v[0]], b.live[cd.v[1]], b.live[cd.v[2]], nv)
 		if prio > fitPrio {
 			continue
 		}
@@ -1019,21 +1016,11 @@ func (b *builder) add(t uint32) {
 	// change only when a corner's live count drops to 2 or 1 (those
 	// corners have at most two unused triangles left).
 	for k := uint32(0); k < 3; k++ {
-		v := b.idx[3*t+k]
-		l := b.live[v]
-		if l != 1 && l != 2 {
-			continue
-		}
-		lst := b.aliveAdjacent(v)
-		if l == 1 && len(lst) > 0 {
-			if st := &b.tstate[lst[0]]; st.stamp == b.serial && st.cand {
-				b.promote(st, lst[0])
-			}
-		}
-		for _, u := range lst {
-			if st := &b.tstate[u]; st.stamp == b.serial && st.pos != 0 {
-				cd := &b.cands[st.pos-1]
-				cd.flags = cd.flags&^(candNearly|candDangling) | b.liveFlags(u)
+		if v := b.idx[3*t+k]; b.live[v] == 1 {
+			if lst := b.aliveAdjacent(v); len(lst) > 0 {
+				if st := &b.tstate[lst[0]]; st.stamp == b.serial && st.cand {
+					b.promote(st, lst[0])
+				}
 			}
 		}
 	}
@@ -1077,7 +1064,7 @@ func (b *builder) promote(st *triState, u uint32) {
 	}
 	b.ncand++
 	a, c1, c2 := b.idx[3*u], b.idx[3*u+1], b.idx[3*u+2]
-	cd := cand{t: u, g: b.geom[u], inside: st.inside, flags: b.liveFlags(u)}
+	cd := cand{t: u, v: [3]uint32{a, c1, c2}, g: b.geom[u], inside: st.inside}
 	if a == c1 || a == c2 || c1 == c2 {
 		cd.flags |= candDegenerate
 	} else if st.inside == 2 {
