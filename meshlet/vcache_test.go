@@ -84,7 +84,7 @@ func TestOptimizeVertexCacheLowersACMR(t *testing.T) {
 // valence cap, input-order numbering) reached 0.634-0.684, above five of
 // the six pins.
 func TestOptimizeVertexCacheACMRPinned(t *testing.T) {
-	pins := []float64{0.632, 0.651, 0.631, 0.616, 0.681, 0.683}
+	pins := []float64{0.632, 0.651, 0.631, 0.616, 0.677, 0.677}
 	meshes := tuningMeshes()
 	if len(meshes) != len(pins) {
 		t.Fatalf("%d tuning meshes, %d pins", len(meshes), len(pins))
@@ -102,6 +102,25 @@ func TestOptimizeVertexCacheACMRPinned(t *testing.T) {
 		if got > pins[i] {
 			t.Errorf("mesh %d: ACMR %.4f, want <= %.3f", i, got, pins[i])
 		}
+	}
+}
+
+// The FIFO miss penalty earns its place: on shuffled edge-flipped grids
+// (irregular valences) mean ACMR with it is at least 0.3% lower than
+// without (0.9% today).
+func TestOptimizeVertexCacheFifoPenaltyHelps(t *testing.T) {
+	with, without := newVcacheTables(), newVcacheTables()
+	without.missPenalty = 0
+	var sumWith, sumWithout float64
+	for seed := int64(60); seed < 64; seed++ {
+		idx := shuffleTriangles(flippedGrid(50, seed), seed+10)
+		vc := 51 * 51
+		sumWith += AnalyzeVertexCache(optimizeVertexCache(idx, vc, with), vc, vcacheSize).ACMR
+		sumWithout += AnalyzeVertexCache(optimizeVertexCache(idx, vc, without), vc, vcacheSize).ACMR
+	}
+	t.Logf("mean ACMR with penalty %.4f, without %.4f", sumWith/4, sumWithout/4)
+	if sumWith > sumWithout*0.997 {
+		t.Errorf("mean ACMR with penalty %.4f, without %.4f: want at least 0.3%% lower", sumWith/4, sumWithout/4)
 	}
 }
 
@@ -136,6 +155,11 @@ func TestOptimizeVertexCacheDeterministicAndSmall(t *testing.T) {
 	}
 	if got := OptimizeVertexCache([]uint32{2, 0, 1}, 3); !reflect.DeepEqual(got, []uint32{2, 0, 1}) {
 		t.Errorf("single triangle gave %v", got)
+	}
+	// An index past vertexCount: the order comes back unchanged, no panic.
+	bad := []uint32{0, 1, 2, 2, 1, 7}
+	if got := OptimizeVertexCache(bad, 4); !reflect.DeepEqual(got, bad) {
+		t.Errorf("out-of-range index gave %v, want the input", got)
 	}
 	// Disconnected triangles (no shared vertices) all come out.
 	soup := []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8}
