@@ -1,15 +1,15 @@
 package meshlet
 
 import (
-	"path/filepath"
-
 	"flag"
-	gltfimport "github.com/meshcook/meshcook/importer/gltf"
-	"github.com/meshcook/meshcook/mesh"
 	"math"
 	"math/rand"
+	"path/filepath"
 	"testing"
 	"time"
+
+	gltfimport "github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/mesh"
 )
 
 var tuneVcache = flag.Duration("tune-vcache", 0, "search vertex cache score tables for this long and print the best (development only)")
@@ -149,9 +149,10 @@ func TestTuneVertexCacheTables(t *testing.T) {
 
 // forsythTables builds the score tables from Forsyth's published formula:
 // the last triangle's vertices score 0.75, older cache entries decay as
-// (1 - (p-3)/(size-3))^1.5, and v live triangles add 2·v^-0.5.
+// (1 - (p-3)/(size-3))^1.5, and v live triangles add 2·v^-0.5; the FIFO
+// miss penalty is the same as newVcacheTables'.
 func forsythTables() *vcacheTables {
-	t := &vcacheTables{}
+	t := &vcacheTables{missPenalty: vcacheFifoMissPenalty}
 	for p := 0; p < vcacheSize; p++ {
 		if p < 3 {
 			t.cache[p+1] = 0.75
