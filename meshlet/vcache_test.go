@@ -168,6 +168,27 @@ func TestOptimizeVertexCacheDeterministicAndSmall(t *testing.T) {
 	}
 }
 
+// Random index soups over few vertices (repeated and degenerate
+// triangles, fans, isolated vertices) still come out as a permutation of
+// the input triangles, the same every time.
+func TestOptimizeVertexCacheRandomSoups(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for iter := 0; iter < 200; iter++ {
+		vc := 1 + r.Intn(40)
+		idx := make([]uint32, 3*r.Intn(120))
+		for i := range idx {
+			idx[i] = uint32(r.Intn(vc))
+		}
+		out := OptimizeVertexCache(idx, vc)
+		if !reflect.DeepEqual(sortedTriangles(out), sortedTriangles(idx)) {
+			t.Fatalf("iter %d: triangles changed", iter)
+		}
+		if !reflect.DeepEqual(out, OptimizeVertexCache(idx, vc)) {
+			t.Fatalf("iter %d: not deterministic", iter)
+		}
+	}
+}
+
 func TestAnalyzeVertexCacheKnownValues(t *testing.T) {
 	// Two triangles sharing an edge: 4 misses, 2 triangles, 4 vertices.
 	st := AnalyzeVertexCache([]uint32{0, 1, 2, 2, 1, 3}, 4, 16)
