@@ -110,6 +110,9 @@ type builder struct {
 	adjTri []uint32
 	adjLen []uint32 // entries of v's list not yet removed (a prefix)
 	live   []uint32 // unused triangles referencing each vertex (per corner)
+	// lastAlive[v] is the xor of the unused triangles around v (per
+	// corner): the last one when live[v] is 1.
+	lastAlive []uint32
 
 	emitted   []bool
 	remaining int
@@ -231,6 +234,8 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 	n := len(indices) / 3
 	b.idx, b.opts, b.geom = indices, opts, geom
 	b.live = resize(b.live, nv)
+	b.lastAlive = resize(b.lastAlive, nv)
+	clear(b.lastAlive)
 	b.emitted = resize(b.emitted, n)
 	clear(b.emitted)
 	b.remaining, b.nextFirst = n, 0
@@ -268,6 +273,7 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 	for i, v := range indices {
 		b.adjTri[b.adjOff[v]+b.adjLen[v]] = uint32(i / 3)
 		b.adjLen[v]++
+		b.lastAlive[v] ^= uint32(i / 3)
 	}
 }
 
@@ -810,18 +816,6 @@ func (b *builder) priority(t uint32, nv int) int {
 	return priorityOf(b.live[b.idx[3*t]], b.live[b.idx[3*t+1]], b.live[b.idx[3*t+2]], nv)
 }
 
-// liveFlags is the candNearly and candDangling flags of triangle t.
-func (b *builder) liveFlags(t uint32) uint8 {
-	l0, l1, l2 := b.live[b.idx[3*t]], b.live[b.idx[3*t+1]], b.live[b.idx[3*t+2]]
-	var f uint8
-	if b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2 {
-		f |= candNearly
-	}
-	if l0 == 1 || l1 == 1 || l2 == 1 {
-		f |= candDangling
-	}
-	return f
-}
 
 // priorityOf is priority for corners with live counts l0, l1, l2.
 func priorityOf(l0, l1, l2 uint32, nv int) int {
@@ -920,88 +914,42 @@ func (sc *scorer) score(g *triGeom) float32 {
 	return float32(1+float32(float32(d)*sc.omw)) * cone
 }
 
-// countInside records that one more corner of unused triangle u (st: its
-// current record) is in the meshlet: at two, u's remaining corner would
-// complete it; at three, u is ready (adds no vertex).
-// It updates u's near-list entry, if any.
-func (b *builder) countInside(st *triState, u uint32) uint8 {
-	st.inside++
-	in := st.inside
-	var cd *cand
-	if st.pos != 0 {
-		cd = &b.cands[st.pos-1]
-		cd.inside = in
-	}
-	switch in {
-	case 2:
-		for _, w := range b.idx[3*u : 3*u+3] {
-			if b.local[w] < 0 {
-				c := &b.completes[w]
-				if c.stamp != b.serial {
-					*c = completion{stamp: b.serial}
-				}
-				c.n++
-				if cd != nil {
-					cd.w = w
-				}
-				return in
-			}
-		}
-	case 3:
-		b.ready = append(b.ready, u)
-	}
-	return in
-}
-
 // aliveAdjacent returns up to expandCap unused triangles around v,
 // swap-removing the used ones it meets from v's list so later calls do not
 // see them again (amortised O(1) per removal).
 func (b *builder) aliveAdjacent(v uint32) []uint32 {
-	lst := b.adjTri[b.adjOff[v] : b.adjOff[v]+b.adjLen[v]]
-	n, i := len(lst), 0
-	for i < n && i < expandCap {
-		if b.emitted[lst[i]] {
-			n--
-			lst[i] = lst[n]
+	off, n := b.adjOff[v], b.adjLen[v]
+	lst := b.adjTri[off : off+n : off+n]
+	emitted := b.emitted
+	i := 0
+	for i < len(lst) && i < expandCap {
+		if emitted[lst[i]] {
+			last := len(lst) - 1
+			lst[i] = lst[last]
+			lst = lst[:last]
 			continue
 		}
 		i++
 	}
-	b.adjLen[v] = uint32(n)
+	b.adjLen[v] = uint32(len(lst))
 	return lst[:i]
 }
 
 // add appends triangle t to the current meshlet (the caller checked it fits).
 func (b *builder) add(t uint32) {
+	tri := b.idx[3*t : 3*t+3 : 3*t+3]
+	local, live, lastAlive := b.local, b.live, b.lastAlive
 	var lc [3]uint8
-	for k := uint32(0); k < 3; k++ {
-		v := b.idx[3*t+k]
-		if b.local[v] < 0 {
-			b.local[v] = int16(len(b.verts))
+	for k := range 3 {
+		v := tri[k]
+		if local[v] < 0 {
+			local[v] = int16(len(b.verts))
 			b.verts = append(b.verts, v)
-			adj := b.aliveAdjacent(v)
-			if len(adj) == expandCap && b.adjLen[v] > expandCap {
-				b.inexact = true
-			}
-			for _, u := range adj {
-				st := b.state(u)
-				in := b.countInside(st, u)
-				if !st.cand {
-					st.cand = true
-					if in == 1 {
-						if len(b.far) < maxCandidates {
-							b.far = append(b.far, u)
-						}
-						continue
-					}
-				}
-				if in == 2 {
-					b.promote(st, u)
-				}
-			}
+			b.addVertex(v)
 		}
-		lc[k] = uint8(b.local[v])
-		b.live[v]--
+		lc[k] = uint8(local[v])
+		live[v]--
+		lastAlive[v] ^= t
 	}
 	b.ltris = append(b.ltris, lc[0], lc[1], lc[2])
 	b.emitted[t] = true
@@ -1012,15 +960,12 @@ func (b *builder) add(t uint32) {
 		b.ndead++
 	}
 	// A far candidate whose corner has no other unused triangle left is
-	// about to dangle: pick must see it. A near candidate's live flags
-	// change only when a corner's live count drops to 2 or 1 (those
-	// corners have at most two unused triangles left).
-	for k := uint32(0); k < 3; k++ {
-		if v := b.idx[3*t+k]; b.live[v] == 1 {
-			if lst := b.aliveAdjacent(v); len(lst) > 0 {
-				if st := &b.tstate[lst[0]]; st.stamp == b.serial && st.cand {
-					b.promote(st, lst[0])
-				}
+	// about to dangle: pick must see it.
+	for _, v := range tri {
+		if live[v] == 1 {
+			u := lastAlive[v]
+			if st := &b.tstate[u]; st.stamp == b.serial && st.cand {
+				b.promote(st, u)
 			}
 		}
 	}
@@ -1031,6 +976,55 @@ func (b *builder) add(t uint32) {
 	for k := 0; k < 3; k++ {
 		b.sumC[k] += float64(g.c[k])
 		b.sumN[k] += float64(g.n[k])
+	}
+}
+
+// addVertex records that vertex v joined the meshlet: each unused
+// triangle around it has one more corner inside. At one it becomes a far
+// candidate; at two its remaining corner would complete it (counted in
+// completes) and it joins the near list; at three it is ready (adds no
+// vertex). Near entries get their new corner count.
+func (b *builder) addVertex(v uint32) {
+	adj := b.aliveAdjacent(v)
+	if len(adj) == expandCap && b.adjLen[v] > expandCap {
+		b.inexact = true
+	}
+	tstate, idx, local, serial := b.tstate, b.idx, b.local, b.serial
+	for _, u := range adj {
+		st := &tstate[u]
+		if st.stamp != serial {
+			*st = triState{stamp: serial}
+		}
+		st.inside++
+		in := st.inside
+		if st.pos != 0 {
+			b.cands[st.pos-1].inside = in
+		}
+		switch in {
+		case 1:
+			st.cand = true
+			if len(b.far) < maxCandidates {
+				b.far = append(b.far, u)
+			}
+		case 2:
+			tri := idx[3*u : 3*u+3 : 3*u+3]
+			for _, w := range tri {
+				if local[w] < 0 {
+					c := &b.completes[w]
+					if c.stamp != serial {
+						*c = completion{stamp: serial}
+					}
+					c.n++
+					if st.pos != 0 {
+						b.cands[st.pos-1].w = w
+					}
+					break
+				}
+			}
+			b.promote(st, u)
+		case 3:
+			b.ready = append(b.ready, u)
+		}
 	}
 }
 
