@@ -816,7 +816,6 @@ func (b *builder) priority(t uint32, nv int) int {
 	return priorityOf(b.live[b.idx[3*t]], b.live[b.idx[3*t+1]], b.live[b.idx[3*t+2]], nv)
 }
 
-
 // priorityOf is priority for corners with live counts l0, l1, l2.
 func priorityOf(l0, l1, l2 uint32, nv int) int {
 	// Nearly dangling (two corners have one other triangle left) ranks one
