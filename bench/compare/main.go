@@ -26,6 +26,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -49,6 +50,10 @@ type config struct {
 	only   string
 	mesh   string // run only the mesh of this name
 	attrs  string // simplify rows: "no", "normals" or both when empty
+	// refCache, when set, keeps meshoptimizer's simplify results in this
+	// JSON file between runs (they are deterministic), so iterating on
+	// meshcook's side skips rerunning and re-measuring them.
+	refCache string
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -61,6 +66,7 @@ func run(args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache or simplify")
 	fs.StringVar(&cfg.mesh, "mesh", "", "run one mesh: bunny, FlightHelmet or bunny-sub4")
 	fs.StringVar(&cfg.attrs, "attrs", "", "simplify rows to run: no or normals (both when empty)")
+	fs.StringVar(&cfg.refCache, "refcache", "", "simplify: reuse meshoptimizer's rows from this JSON `file` (written on first use)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of this process (meshcook's side and the metrics) to `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -117,7 +123,20 @@ const hausdorffSamples = 20000
 func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) error {
 	fmt.Fprintf(w, "\n## Simplification (error limit 1 = unconstrained, so both reach the target; error = sampled symmetric Hausdorff distance to LOD0 / bbox diagonal)\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "mesh\tattrs\tratio\ttool\ttris\terror\tms\t")
+	fmt.Fprintln(tw, "mesh\tattrs\tratio\ttool\ttris\terror\tms\tcpu ms\t")
+	refs := map[string]refRow{}
+	if cfg.refCache != "" {
+		if b, err := os.ReadFile(cfg.refCache); err == nil {
+			if err := json.Unmarshal(b, &refs); err != nil {
+				return fmt.Errorf("%s: %w", cfg.refCache, err)
+			}
+		}
+		defer func() {
+			if b, err := json.Marshal(refs); err == nil {
+				os.WriteFile(cfg.refCache, b, 0o644)
+			}
+		}()
+	}
 	for _, m := range meshes {
 		meshPath := filepath.Join(tmp, m.name+".bin")
 		if err := writeMeshBin(meshPath, m); err != nil {
@@ -140,37 +159,66 @@ func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 				}
 				prev := runtime.GOMAXPROCS(1)
 				var simpErr error
+				cpu0 := cpuTime()
 				res, ms := median(cfg.runs, func() simplify.Result {
 					r, err := simplify.Simplify(m.indices, m.positions, attrs, opts)
 					simpErr = err
 					return r
 				})
+				cpuMS := float64((cpuTime() - cpu0).Microseconds()) / 1000 / float64(cfg.runs+1)
 				runtime.GOMAXPROCS(prev)
 				if simpErr != nil {
 					return fmt.Errorf("%s: meshcook simplify: %w", m.name, simpErr)
 				}
-				info, b, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".simp"), op...)
-				if err != nil {
-					return err
-				}
-				theirs, err := readIndices(b)
-				if err != nil {
-					return err
+				key := fmt.Sprintf("%s/%v/%v", m.name, withAttrs, frac)
+				ref, ok := refs[key]
+				if !ok {
+					info, b, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".simp"), op...)
+					if err != nil {
+						return err
+					}
+					theirs, err := readIndices(b)
+					if err != nil {
+						return err
+					}
+					ref = refRow{Tris: len(theirs) / 3, MS: info["ms"],
+						Error: geomerr.Hausdorff(m.positions, m.indices, m.positions, theirs, hausdorffSamples) / diag}
+					refs[key] = ref
 				}
 				eo := geomerr.Hausdorff(m.positions, m.indices, m.positions, res.Indices, hausdorffSamples) / diag
-				et := geomerr.Hausdorff(m.positions, m.indices, m.positions, theirs, hausdorffSamples) / diag
+				et := ref.Error
+				theirs := make([]uint32, 3*ref.Tris)
+				info := map[string]float64{"ms": ref.MS}
 				attr := "no"
 				if withAttrs {
 					attr = "normals"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\tmeshcook\t%d\t%.5f\t%.1f\t\n", m.name, attr, frac, len(res.Indices)/3, eo, ms)
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\tmeshopt\t%d\t%.5f\t%.1f\t\n", m.name, attr, frac, len(theirs)/3, et, info["ms"])
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\tratio\t%s\t%s\t%s\t\n", m.name, attr, frac,
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\tmeshcook\t%d\t%.5f\t%.1f\t%.1f\t\n", m.name, attr, frac, len(res.Indices)/3, eo, ms, cpuMS)
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\tmeshopt\t%d\t%.5f\t%.1f\t-\t\n", m.name, attr, frac, len(theirs)/3, et, info["ms"])
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\tratio\t%s\t%s\t%s\t\t\n", m.name, attr, frac,
 					ratio(float64(len(res.Indices)), float64(len(theirs))), ratio(eo, et), ratio(ms, info["ms"]))
 			}
 		}
 	}
 	return tw.Flush()
+}
+
+// cpuTime is the user+system CPU time this process has used so far: under
+// load from other processes it tracks meshcook's own work better than wall
+// time (the -cpu ms column; the mean over the warm-up and timed runs).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// refRow is one meshoptimizer simplify result as -refcache keeps it.
+type refRow struct {
+	Tris  int
+	Error float64
+	MS    float64
 }
 
 func nodeVersion() string {
