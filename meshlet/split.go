@@ -226,20 +226,24 @@ func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []spli
 	}
 	left := parts / 2
 	k := int(uint64(len(items)) * uint64(left) / uint64(parts))
-	selectHist(items, k, axis, float64(mn[axis]), ext, scratch)
+	if selectHist(items, k, axis, float64(mn[axis]), ext, scratch) {
+		items, scratch = scratch, items
+	}
 	kdSplit(items[:k], first, left, label, scratch[:k])
 	kdSplit(items[k:], first+left, parts-left, label, scratch[k:])
 }
 
 // selectHist is selectK for items whose coordinates along axis lie in
-// [lo, lo+ext]: items are bucketed by coordinate (a bucket's items are
-// all smaller than the next bucket's), the buckets before the one
-// holding the k-th item go first and the ones after it last, and
-// selectK finishes inside that bucket. scratch is as long as items.
-func selectHist(items []splitItem, k, axis int, lo, ext float64, scratch []splitItem) {
+// [lo, lo+ext], except that it may leave its result in scratch (as long
+// as items) instead, and then reports true. Items are bucketed by
+// coordinate (a bucket's items are all smaller than the next bucket's);
+// a partition pass into scratch puts the buckets before the one holding
+// the k-th item first and the ones after it last, and selectK finishes
+// inside that bucket.
+func selectHist(items []splitItem, k, axis int, lo, ext float64, scratch []splitItem) bool {
 	if len(items) < histMin || !(ext > 0) || k <= 0 || k >= len(items) {
 		selectK(items, k, axis)
-		return
+		return false
 	}
 	scale := histBins / ext
 	bin := func(c float32) int {
@@ -256,6 +260,7 @@ func selectHist(items []splitItem, k, axis int, lo, ext float64, scratch []split
 	}
 	// Three-way partition into scratch: buckets before b from the
 	// front, b after them, later buckets after that.
+	scratch = scratch[:len(items)]
 	l, m, r := 0, below, below+count[b]
 	for i := range items {
 		switch c := bin(items[i].c[axis]); {
@@ -270,8 +275,8 @@ func selectHist(items []splitItem, k, axis int, lo, ext float64, scratch []split
 			r++
 		}
 	}
-	copy(items, scratch)
-	selectK(items[below:below+count[b]], k-below, axis)
+	selectK(scratch[below:below+count[b]], k-below, axis)
+	return true
 }
 
 // splitItem is a triangle and its centroid; along an axis, (c[axis], id)
