@@ -50,8 +50,8 @@ type vcacheTables struct {
 // kVertexScoreTable (MIT licence, Arseny Kapoulkine), which its author tuned
 // for a 16-entry cache on a large mesh corpus. They replaced our own tables
 // (Forsyth's formula tuned by random search on generated grids and spheres
-// to a 32 valence cap), which did 1-2% worse on the bench meshes and on
-// those grids; smooth fits of the same shape did worse still, so the table
+// to a 32 valence cap), which did 0.6-1.9% worse on the bench meshes and
+// on those grids; smooth fits of the same shape did worse still, so the table
 // values matter beyond their shape. The regression test is
 // TestOptimizeVertexCacheACMRPinned.
 func newVcacheTables() *vcacheTables {
