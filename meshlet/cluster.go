@@ -667,13 +667,26 @@ func (b *builder) pick() int32 {
 	case 1:
 		return int32(list[sel[0].k].t)
 	}
+	// sc.score, inlined by hand: this loop runs for every step.
 	sc := b.scorer()
+	cx, cy, cz, invR := sc.c[0], sc.c[1], sc.c[2], sc.invR
+	ax, ay, az, w, omw := sc.ax[0], sc.ax[1], sc.ax[2], sc.w, sc.omw
+	completes, serial := b.completes, b.serial
 	fit, fitScore := int32(-1), float32(0)
 	for _, e := range sel {
 		cd := &list[e.k]
-		s := sc.score(&cd.g)
+		dx := float64(cd.g.c[0]) - cx
+		dy := float64(cd.g.c[1]) - cy
+		dz := float64(cd.g.c[2]) - cz
+		d := float64(math.Sqrt(float64(dx*dx)+float64(dy*dy)+float64(dz*dz)) * invR)
+		spread := float32(cd.g.n[0]*ax) + float32(cd.g.n[1]*ay) + float32(cd.g.n[2]*az)
+		cone := max(1-float32(spread*w), minConeFactor)
+		s := float32(1+float32(float32(d)*omw)) * cone
 		if e.nv == 1 {
-			s = b.discount(s, e.w)
+			// discount, inlined.
+			if c := completes[e.w]; c.stamp == serial && c.n > 1 {
+				s = float32(float64(s) / (1 + vertexGainWeight*float64(c.n-1)))
+			}
 		}
 		if fit < 0 || s < fitScore {
 			fit, fitScore = int32(cd.t), s
@@ -692,15 +705,15 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 		b.compact()
 	}
 	fitPrio := math.MaxInt
-	live := 0
-	cands := b.cands
+	nlive := 0
+	cands, live := b.cands, b.live
 	for i := range cands {
 		cd := &cands[i]
 		f := cd.flags
 		if f&candDead != 0 {
 			continue
 		}
-		live++
+		nlive++
 		nv := 3 - int(cd.inside)
 		w := cd.w
 		if f&candDegenerate != 0 {
@@ -709,13 +722,18 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 		if nv == 0 {
 			// Missed by the ready stack: take it now. The cap counts
 			// the entries after it as the lazy list kept them.
-			b.ncand = live - 1 + len(cands) - i - 1
+			b.ncand = nlive - 1 + len(cands) - i - 1
 			return sel, int32(cd.t)
 		}
 		if nv > room {
 			continue
 		}
-		prio := priorityOf(b.live[cd.v[0]], b.live[cd.v[1]], b.live[cd.v[2]], nv)
+		// priorityOf, inlined by hand.
+		l0, l1, l2 := live[cd.v[0]], live[cd.v[1]], live[cd.v[2]]
+		prio := prioDangling
+		if l0 != 1 && l1 != 1 && l2 != 1 {
+			prio = prioNewVertex + nv - b2i(b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2)
+		}
 		if prio > fitPrio {
 			continue
 		}
@@ -724,7 +742,7 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 		}
 		sel = append(sel, selected{uint32(i), w, uint8(nv)})
 	}
-	b.ncand = live
+	b.ncand = nlive
 	return sel, -1
 }
 
