@@ -267,17 +267,21 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		if s.clock[r0] || s.clock[r1] {
 			continue
 		}
-		if !s.collapseValid(r0, r1) {
+		ok, loc := s.validBound(r0, r1)
+		if !ok {
 			edgeGoal++ // an invalid collapse should not set the error goal
 			continue
 		}
 		// The rank is a lower bound; the tolerance bound of the collapse in
 		// the mesh as it is now may cost more. Over the pass goal, defer it
 		// to a later pass where it ranks by that cost.
-		bnd := s.tl[r0].tol + s.localBound(r0, r1)
+		bnd := s.tl[r0].tol + loc
 		cost := maxf(c.err, bnd*bnd)
 		if cost > maxf(errGoal, floor) && cost > s.maxCost {
 			s.deferred = append(s.deferred, cost)
+			if len(s.deferred) > kMaxDeferred*(edgeGoal+1) {
+				break // enough to set the next goal (see collapseTo)
+			}
 			continue
 		}
 		kind := s.kind[i0]
@@ -304,6 +308,81 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 	}
 	s.removed = removed
 	return done
+}
+
+// validBound is collapseValid(r0, r1) and, when valid, the local bound of
+// the collapse (see tolerance.go): the larger of the distance from r0 to
+// the triangles around r0 with r0 replaced by r1 (those that survive; the
+// edge length when none does) and the distance from the midpoint of each
+// new edge r1-x to the nearer of the old triangles around r0 that contain
+// x. The bound is cached per class until r0's neighbourhood changes; when
+// it is not cached, one walk over r0's fan computes both.
+func (s *state) validBound(r0, r1 uint32) (bool, float64) {
+	t := &s.tl[r0]
+	if t.to == r1 && t.cacheOf == t.ver+1 {
+		return s.collapseValid(r0, r1), t.loc
+	}
+	gen := s.nextGen()
+	s.opp = s.opp[:0]
+	p0, p1 := s.pos[r0], s.pos[r1]
+	fan := s.adj[s.adjOff[r0]:s.adjOff[r0+1]]
+	near := math.Inf(1)
+	for _, e := range fan {
+		a, b := s.cur(e.next), s.cur(e.prev)
+		if a == b || a == r0 || b == r0 {
+			continue // removed earlier in this pass
+		}
+		pa, pb := s.pos[a], s.pos[b]
+		if a == r1 || b == r1 {
+			x := a
+			if a == r1 {
+				x = b
+			}
+			s.opp = append(s.opp, x)
+			s.mark[r1] = gen
+			s.markDistance(x, gen, pointTriangle2(midpoint(p1, s.pos[x]), p0, pa, pb))
+			continue
+		}
+		// Triangle (r0, a, b) becomes (r1, a, b): compare normals.
+		n0 := pa.sub(p0).cross(pb.sub(p0))
+		n1 := pa.sub(p1).cross(pb.sub(p1))
+		if n0.dot(n1) <= kFlipCos*math.Sqrt(n0.dot(n0)*n1.dot(n1)) {
+			return false, 0
+		}
+		near = minf(near, pointTriangle2(p0, p1, pa, pb))
+		s.markDistance(a, gen, pointTriangle2(midpoint(p1, pa), p0, pa, pb))
+		s.markDistance(b, gen, pointTriangle2(midpoint(p1, pb), p0, pa, pb))
+	}
+	if !s.linkValid(r0, r1, gen) {
+		return false, 0
+	}
+	if math.IsInf(near, 1) {
+		d := p0.sub(p1)
+		near = d.dot(d)
+	}
+	worst := near
+	for _, e := range fan {
+		for _, x := range [2]uint32{s.cur(e.next), s.cur(e.prev)} {
+			if x != r1 && s.mark[x] == gen {
+				worst = maxf(worst, s.md[x])
+			}
+		}
+	}
+	d := math.Sqrt(worst)
+	t = &s.tl[r0]
+	t.to, t.cacheOf, t.loc = r1, t.ver+1, d
+	return true, d
+}
+
+// markDistance keeps the smallest distance d seen for x in this generation.
+func (s *state) markDistance(x, gen uint32, d float64) {
+	if s.mark[x] != gen || d < s.md[x] {
+		s.mark[x], s.md[x] = gen, d
+	}
+}
+
+func midpoint(a, b vec3) vec3 {
+	return vec3{(a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5, (a[2] + b[2]) * 0.5}
 }
 
 // cur is the position class that class r belongs to after this pass's
@@ -341,6 +420,13 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 			return false
 		}
 	}
+	return s.linkValid(r0, r1, gen)
+}
+
+// linkValid is the link condition of collapseValid, once every vertex of
+// r0's surviving fan is marked with gen and s.opp holds the apexes of the
+// triangles on edge r0-r1.
+func (s *state) linkValid(r0, r1, gen uint32) bool {
 	for _, e := range s.adj[s.adjOff[r1]:s.adjOff[r1+1]] {
 		a, b := s.cur(e.next), s.cur(e.prev)
 		if a == b || a == r1 || b == r1 {

@@ -106,7 +106,9 @@ func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts O
 	if opts.TargetIndexCount < 0 || opts.TargetIndexCount%3 != 0 {
 		return Result{}, fmt.Errorf("%w: target index count %d is not a non-negative multiple of 3", ErrInvalidInput, opts.TargetIndexCount)
 	}
-	s := newState(indices, positions, attrs, &opts)
+	c := compact(indices, positions, attrs, opts.Locked)
+	opts.Locked = c.locked
+	s := newState(c.indices, c.positions, c.attrs, &opts)
 	target := opts.TargetIndexCount
 	s.collapseTo(target)
 	out, errNorm := s.result, math.Sqrt(s.maxErr)
@@ -114,7 +116,7 @@ func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts O
 		out, errNorm = s.sloppyFallback(target)
 	}
 	return Result{
-		Indices: append([]uint32(nil), out...),
+		Indices: c.restore(out),
 		Error:   s.reportError(errNorm),
 		Stalled: len(out) > target,
 	}, nil
@@ -146,7 +148,9 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 			return nil, fmt.Errorf("%w: ratio %d (%v) does not decrease", ErrInvalidInput, i, r)
 		}
 	}
-	s := newState(indices, positions, attrs, &opts)
+	c := compact(indices, positions, attrs, opts.Locked)
+	opts.Locked = c.locked
+	s := newState(c.indices, c.positions, c.attrs, &opts)
 	inputTris := len(indices) / 3
 	prev := len(indices)
 	levels := make([]Level, len(ratios))
@@ -161,7 +165,7 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 		if float64(len(out)) > float64(prev)*(1-kMinLevelReduction) {
 			continue // stalled: empty level
 		}
-		levels[i].Indices = append([]uint32(nil), out...)
+		levels[i].Indices = c.restore(out)
 		levels[i].Error = s.reportError(errNorm)
 		prev = len(out)
 	}

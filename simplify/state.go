@@ -30,6 +30,12 @@ const (
 	// kPassErrorBound: a pass takes collapses up to this factor times the
 	// error of the collapse at its goal rank (meshopt's value).
 	kPassErrorBound = 1.5
+	// kMaxDeferred: a pass stops walking once it has deferred this many
+	// collapses per edge of its goal; their costs already set the next goal
+	// (see collapseTo), and walking on only re-measures fans that the next
+	// pass measures again. Without it, a pass whose ranks all lag their
+	// bounds measured every fan of the mesh (half the work on FlightHelmet).
+	kMaxDeferred = 8
 )
 
 // canCollapse[from][to]: a collapse keeps the target's kind, so a vertex may
@@ -127,7 +133,7 @@ type state struct {
 
 	// tolerance bounds (see tolerance.go)
 	tl        []tolerance // per class (see tolerance.go)
-	md        []float64   // scratch for computeLocalBound
+	md        []float64   // scratch for validBound
 	deferred  []float64   // costs of the collapses this pass deferred
 	nextFloor float64     // goal floor for the next pass
 	removed   int         // triangles the last pass removed

@@ -1,7 +1,5 @@
 package simplify
 
-import "math"
-
 // Tolerance bounds. Quadric errors average squared plane distances, so they
 // say little about the largest deviation, which is what a viewer (and the
 // Hausdorff distance) sees. Each position class therefore also carries tol,
@@ -38,20 +36,6 @@ type tolerance struct {
 	cacheOf uint32  // ver+1 when loc was computed (0: none)
 }
 
-// localBound returns the local bound of moving class r0 onto r1 in the mesh
-// as modified so far in this pass, cached per class until the neighbourhood
-// of r0 changes.
-func (s *state) localBound(r0, r1 uint32) float64 {
-	t := &s.tl[r0]
-	if t.to == r1 && t.cacheOf == t.ver+1 {
-		return t.loc
-	}
-	d := s.computeLocalBound(r0, r1)
-	t = &s.tl[r0]
-	t.to, t.cacheOf, t.loc = r1, t.ver+1, d
-	return d
-}
-
 // rankTolerance is the best known bound for moving r0 onto r1 at ranking
 // time: tol plus the cached local bound when still valid, else tol.
 func (s *state) rankTolerance(r0, r1 uint32) float64 {
@@ -75,52 +59,6 @@ func (s *state) spreadTolerance(r0, r1 uint32, bnd float64) {
 		s.tl[a].ver++
 		s.tl[b].ver++
 	}
-}
-
-// computeLocalBound is the larger of two distances: from r0 to the
-// triangles around r0 with r0 replaced by r1 (those that survive the
-// collapse; the edge length when none survive), and from the midpoint of
-// each new edge r1-x to the nearer of the old triangles around r0 that
-// contain x.
-func (s *state) computeLocalBound(r0, r1 uint32) float64 {
-	gen := s.nextGen()
-	p0, p1 := s.pos[r0], s.pos[r1]
-	fan := s.adj[s.adjOff[r0]:s.adjOff[r0+1]]
-	near := math.Inf(1)
-	for _, e := range fan {
-		a, b := s.cur(e.next), s.cur(e.prev)
-		if a == b || a == r0 || b == r0 {
-			continue
-		}
-		pa, pb := s.pos[a], s.pos[b]
-		if a != r1 && b != r1 {
-			near = minf(near, pointTriangle2(p0, p1, pa, pb))
-		}
-		for _, x := range [2]uint32{a, b} {
-			if x == r1 {
-				continue
-			}
-			px := s.pos[x]
-			m := vec3{(p1[0] + px[0]) * 0.5, (p1[1] + px[1]) * 0.5, (p1[2] + px[2]) * 0.5}
-			d := pointTriangle2(m, p0, pa, pb)
-			if s.mark[x] != gen || d < s.md[x] {
-				s.mark[x], s.md[x] = gen, d
-			}
-		}
-	}
-	if math.IsInf(near, 1) {
-		d := p0.sub(p1)
-		near = d.dot(d)
-	}
-	worst := near
-	for _, e := range fan {
-		for _, x := range [2]uint32{s.cur(e.next), s.cur(e.prev)} {
-			if s.mark[x] == gen {
-				worst = maxf(worst, s.md[x])
-			}
-		}
-	}
-	return math.Sqrt(worst)
 }
 
 // pointTriangle2 is the squared distance from p to triangle abc, by the
