@@ -206,18 +206,7 @@ func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []spli
 		}
 		return
 	}
-	mn, mx := items[0].c, items[0].c
-	for i := 1; i < len(items); i++ {
-		c := &items[i].c
-		for k := 0; k < 3; k++ {
-			if c[k] < mn[k] {
-				mn[k] = c[k]
-			}
-			if c[k] > mx[k] {
-				mx[k] = c[k]
-			}
-		}
-	}
+	mn, mx := centroidBox(items)
 	axis, ext := 0, float64(mx[0])-float64(mn[0])
 	for k := 1; k < 3; k++ {
 		if e := float64(mx[k]) - float64(mn[k]); e > ext {
@@ -231,6 +220,35 @@ func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []spli
 	}
 	kdSplit(items[:k], first, left, label, scratch[:k])
 	kdSplit(items[k:], first+left, parts-left, label, scratch[k:])
+}
+
+// centroidBox is the bounding box of the items' centroids (one pass, the
+// six bounds in registers).
+func centroidBox(items []splitItem) (mn, mx [3]float32) {
+	x0, y0, z0 := items[0].c[0], items[0].c[1], items[0].c[2]
+	x1, y1, z1 := x0, y0, z0
+	for i := 1; i < len(items); i++ {
+		x, y, z := items[i].c[0], items[i].c[1], items[i].c[2]
+		if x < x0 {
+			x0 = x
+		}
+		if x > x1 {
+			x1 = x
+		}
+		if y < y0 {
+			y0 = y
+		}
+		if y > y1 {
+			y1 = y
+		}
+		if z < z0 {
+			z0 = z
+		}
+		if z > z1 {
+			z1 = z
+		}
+	}
+	return [3]float32{x0, y0, z0}, [3]float32{x1, y1, z1}
 }
 
 // selectHist is selectK for items whose coordinates along axis lie in
