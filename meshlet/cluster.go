@@ -531,6 +531,9 @@ func (b *builder) collectSeeds() {
 		best[i], bestLive[i], bestDist[i] = noTriangle, math.MaxUint32, math.Inf(1)
 	}
 	for _, v := range b.verts {
+		if b.live[v] == 0 {
+			continue // nothing unused around v (its list need not be walked)
+		}
 		nb, nbLive := uint32(noTriangle), uint32(math.MaxUint32)
 		for _, u := range b.aliveAdjacent(v) {
 			if l := b.liveSum(u); l < nbLive {
