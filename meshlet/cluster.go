@@ -209,19 +209,32 @@ func build(indices []uint32, positions [][3]float32, opts Options) Result {
 }
 
 // computeGeom fills geom with each triangle's centroid and unit normal and
-// returns the sum of the triangles' double areas.
+// returns the sum of the triangles' double areas: the centroid is the mean
+// of the corners in float64 rounded to float32, the normal the cross
+// product (p1-p0)×(p2-p0) in float64 over its length (twice the area, as
+// meshcheck computes it), written out so that it runs in registers.
 func computeGeom(indices []uint32, positions [][3]float32, geom []triGeom) float64 {
 	var area float64
+	indices = indices[:3*len(geom)]
 	for t := range geom {
-		p0, p1, p2 := positions[indices[3*t]], positions[indices[3*t+1]], positions[indices[3*t+2]]
-		nrm, l := triNormal(p0, p1, p2)
+		tri := indices[3*t : 3*t+3 : 3*t+3]
+		p0, p1, p2 := &positions[tri[0]], &positions[tri[1]], &positions[tri[2]]
+		x0, y0, z0 := float64(p0[0]), float64(p0[1]), float64(p0[2])
+		x1, y1, z1 := float64(p1[0]), float64(p1[1]), float64(p1[2])
+		x2, y2, z2 := float64(p2[0]), float64(p2[1]), float64(p2[2])
+		ax, ay, az := x1-x0, y1-y0, z1-z0
+		bx, by, bz := x2-x0, y2-y0, z2-z0
+		nx := float64(ay*bz) - float64(az*by)
+		ny := float64(az*bx) - float64(ax*bz)
+		nz := float64(ax*by) - float64(ay*bx)
+		l := math.Sqrt(float64(nx*nx) + float64(ny*ny) + float64(nz*nz))
 		area += l
 		g := &geom[t]
-		g.c = centroid(p0, p1, p2)
+		g.c = [3]float32{float32((x0 + x1 + x2) / 3), float32((y0 + y1 + y2) / 3), float32((z0 + z1 + z2) / 3)}
 		g.n = [3]float32{}
 		if l > 0 {
 			inv := 1 / l
-			g.n = [3]float32{float32(nrm[0] * inv), float32(nrm[1] * inv), float32(nrm[2] * inv)}
+			g.n = [3]float32{float32(nx * inv), float32(ny * inv), float32(nz * inv)}
 		}
 	}
 	return area
@@ -315,31 +328,6 @@ func (b *builder) state(u uint32) *triState {
 		*st = triState{stamp: b.serial}
 	}
 	return st
-}
-
-// centroid is the mean of three points, in float64, rounded to float32.
-func centroid(p0, p1, p2 [3]float32) [3]float32 {
-	var c [3]float32
-	for k := 0; k < 3; k++ {
-		c[k] = float32((float64(p0[k]) + float64(p1[k]) + float64(p2[k])) / 3)
-	}
-	return c
-}
-
-// triNormal is the cross product (p1-p0)×(p2-p0) in float64 and its length
-// (twice the triangle area), computed as meshcheck computes it.
-func triNormal(p0, p1, p2 [3]float32) ([3]float64, float64) {
-	var e1, e2 [3]float64
-	for k := 0; k < 3; k++ {
-		e1[k] = float64(p1[k]) - float64(p0[k])
-		e2[k] = float64(p2[k]) - float64(p0[k])
-	}
-	n := [3]float64{
-		float64(e1[1]*e2[2]) - float64(e1[2]*e2[1]),
-		float64(e1[2]*e2[0]) - float64(e1[0]*e2[2]),
-		float64(e1[0]*e2[1]) - float64(e1[1]*e2[0]),
-	}
-	return n, math.Sqrt(float64(n[0]*n[0]) + float64(n[1]*n[1]) + float64(n[2]*n[2]))
 }
 
 // run is the main loop: grow the current meshlet from its best adjacent
