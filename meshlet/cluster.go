@@ -993,12 +993,21 @@ func (b *builder) add(t uint32) {
 // completes) and it joins the near list; at three it is ready (adds no
 // vertex). Near entries get their new corner count.
 func (b *builder) addVertex(v uint32) {
-	adj := b.aliveAdjacent(v)
-	if len(adj) == expandCap && b.adjLen[v] > expandCap {
-		b.inexact = true
-	}
-	tstate, idx, local, serial := b.tstate, b.idx, b.local, b.serial
-	for _, u := range adj {
+	tstate, idx, local, emitted, serial := b.tstate, b.idx, b.local, b.emitted, b.serial
+	// aliveAdjacent, inlined by hand and fused with the loop: the alive
+	// entries are handled in the order aliveAdjacent returns them.
+	off, n := b.adjOff[v], b.adjLen[v]
+	lst := b.adjTri[off : off+n : off+n]
+	i := 0
+	for i < len(lst) && i < expandCap {
+		u := lst[i]
+		if emitted[u] {
+			last := len(lst) - 1
+			lst[i] = lst[last]
+			lst = lst[:last]
+			continue
+		}
+		i++
 		st := &tstate[u]
 		if st.stamp != serial {
 			*st = triState{stamp: serial}
@@ -1016,23 +1025,49 @@ func (b *builder) addVertex(v uint32) {
 			}
 		case 2:
 			tri := idx[3*u : 3*u+3 : 3*u+3]
-			for _, w := range tri {
-				if local[w] < 0 {
-					c := &b.completes[w]
-					if c.stamp != serial {
-						*c = completion{stamp: serial}
-					}
-					c.n++
-					if st.pos != 0 {
-						b.cands[st.pos-1].w = w
-					}
-					break
+			a, c1, c2 := tri[0], tri[1], tri[2]
+			// w: the first corner not in the meshlet (none for a
+			// triangle whose corners are all v).
+			w, out := a, local[a] < 0
+			if !out {
+				w, out = c1, local[c1] < 0
+				if !out {
+					w, out = c2, local[c2] < 0
 				}
 			}
-			b.promote(st, u)
+			if out {
+				c := &b.completes[w]
+				if c.stamp != serial {
+					*c = completion{stamp: serial}
+				}
+				c.n++
+			}
+			if st.pos != 0 {
+				if out {
+					b.cands[st.pos-1].w = w
+				}
+				continue
+			}
+			// promote, inlined.
+			if b.ncand >= maxCandidates {
+				continue
+			}
+			b.ncand++
+			cd := cand{t: u, v: [3]uint32{a, c1, c2}, g: b.geom[u], inside: 2}
+			if a == c1 || a == c2 || c1 == c2 {
+				cd.flags = candDegenerate
+			} else {
+				cd.w = w
+			}
+			b.cands = append(b.cands, cd)
+			st.pos = uint16(len(b.cands))
 		case 3:
 			b.ready = append(b.ready, u)
 		}
+	}
+	b.adjLen[v] = uint32(len(lst))
+	if i == expandCap && len(lst) > expandCap {
+		b.inexact = true
 	}
 }
 
