@@ -74,28 +74,26 @@ type triGeom struct {
 }
 
 // cand is a candidate triangle with what pick needs of it, so that the
-// scans, which revisit each candidate many times, walk memory in order and
-// touch no per-vertex or per-triangle array. For the near list (cands),
-// add keeps inside, w and the live flags up to date as the meshlet grows
-// (through triState.pos); far entries (farCands) carry t and g only and
-// are ranked from the mesh arrays.
+// scans, which revisit each candidate many times, walk memory in order:
+// only the corners' live counts are looked up per scan. For the near list
+// (cands), addVertex keeps inside and w up to date as the meshlet grows
+// (through triState.pos) and add marks entries dead when they are used;
+// far entries (farCands) carry t and g only and are ranked from the mesh
+// arrays.
 type cand struct {
 	t      uint32
-	w      uint32 // when inside == 2: the corner not in the meshlet
-	v      [3]uint32
+	w      uint32    // when inside == 2: the corner not in the meshlet
+	v      [3]uint32 // the corners
 	g      triGeom
 	inside uint8 // corners in the meshlet (as triState.inside)
-	flags  uint8 // candNearly, candDangling, candDegenerate, candDead
+	flags  uint8 // candDegenerate, candDead
 }
 
-// Flags of a near candidate. candNearly and candDangling are the live
-// count terms of its priority (see priorityOf); a degenerate triangle
-// (repeated corner) has its new vertex count computed from the corners
-// instead of from inside; a dead one is used (dropped lazily).
+// Flags of a near candidate: a degenerate triangle (repeated corner) has
+// its new vertex count computed from the corners instead of from inside;
+// a dead one is used (dropped lazily, see compact).
 const (
-	candNearly uint8 = 1 << iota
-	candDangling
-	candDegenerate
+	candDegenerate uint8 = 1 << iota
 	candDead
 )
 

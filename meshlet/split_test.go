@@ -157,3 +157,44 @@ func TestSelectK(t *testing.T) {
 		}
 	}
 }
+
+// selectHist puts exactly the k smallest (coordinate, id) pairs first,
+// in items or (when it reports so) in scratch, over ranges large enough to
+// take the histogram path, with many ties and a bucket-boundary-heavy
+// distribution.
+func TestSelectHist(t *testing.T) {
+	g := lcg(9)
+	cmp := func(a, b splitItem) int {
+		if a.less(&b, 2) {
+			return -1
+		}
+		return 1
+	}
+	for _, n := range []int{histMin, 3*histMin + 7} {
+		for _, spread := range []uint32{5, 1 << 20} {
+			s := make([]splitItem, n)
+			for i := range s {
+				s[i] = splitItem{[3]float32{0, 0, float32(g.next()%spread) - 3}, uint32(i)}
+			}
+			mn, mx := centroidBox(s)
+			sorted := slices.Clone(s)
+			slices.SortFunc(sorted, cmp)
+			for _, k := range []int{0, 1, n / 3, n / 2, n - 1, n} {
+				c, scratch := slices.Clone(s), make([]splitItem, n)
+				if selectHist(c, k, 2, float64(mn[2]), float64(mx[2])-float64(mn[2]), scratch) {
+					c = scratch
+				}
+				head := slices.Clone(c[:k])
+				slices.SortFunc(head, cmp)
+				if !slices.Equal(head, sorted[:k]) {
+					t.Fatalf("n %d spread %d k %d: the first k are not the k smallest", n, spread, k)
+				}
+				all := slices.Clone(c)
+				slices.SortFunc(all, cmp)
+				if !slices.Equal(all, sorted) {
+					t.Fatalf("n %d spread %d k %d: items lost or duplicated", n, spread, k)
+				}
+			}
+		}
+	}
+}
