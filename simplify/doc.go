@@ -75,10 +75,13 @@
 // edges, ranks them, sorts them (stable radix sort on float32 bits) and
 // commits them in order, skipping any that touches a vertex already moved in
 // the pass so no rank goes stale; a pass stops at its triangle goal, or when
-// costs rise well above the goal's rank. Bounds need the fan as it is when
-// the collapse commits, so a collapse whose fresh cost exceeds the pass goal
-// is deferred to a later pass (where its cached bound ranks it); a pass that
-// deferred everything retries with a raised goal. An edge's quadric errors
+// costs rise above 2.5 times the goal's rank (meshoptimizer stops at 1.5;
+// see kPassErrorBound). Bounds need the fan as it is when the collapse
+// commits, so a collapse whose fresh cost exceeds the pass goal is deferred
+// to a later pass (where its cached bound ranks it); a pass stops walking
+// after 8 deferrals per goal edge, and a pass that deferred everything
+// retries with its goal raised to the cheapest quarter of the deferred
+// costs. An edge's quadric errors
 // are kept across passes until a collapse changes the moving class's
 // quadrics or seam links (edgeCache), which reuses 30-70% of them on
 // FlightHelmet; validity and bounds are not worth caching (a deferred
@@ -99,6 +102,12 @@
 // vertex-to-representative distance) is added to the collapse error and the
 // total still respects TargetError. In a Chain every sloppy level is
 // clustered from the last edge-collapse state, so sloppy levels do not nest.
+//
+// Vertex order. Simplify and Chain first renumber the vertices in the order
+// the index buffer first uses them and drop unreferenced ones (compact.go),
+// so the per-vertex state is read mostly in sequence, then map the result
+// back to the caller's numbering. Position classes take their
+// representative from this order.
 //
 // Determinism. Every loop runs in index order, maps are only used for
 // lookups, and the sort is stable, so the same input and options give the
