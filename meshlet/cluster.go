@@ -57,6 +57,12 @@ const kdAfterScans = 4
 // (1 and 2 cost 0.5-1.5% more meshlets, 4 kept 0.5% wider spheres).
 const fallbackReach = 3.0
 
+// gridMinUnused is the most unused triangles the spatial fallback scans
+// one by one instead of building its grid: the grid's buckets cost a pass
+// over every triangle of the mesh (or part), which queries near the end
+// of a part do not repay.
+const gridMinUnused = 4096
+
 // Topological priorities of a candidate triangle, lower is better. They
 // always beat the geometric score. A triangle two of whose corners have
 // just one other unused triangle left ranks one step better than its new
@@ -400,12 +406,49 @@ func (b *builder) splits(t uint32) bool {
 
 // nearestInReach returns the unused triangle whose centroid is nearest q
 // within fallbackReach expected radii (the lowest index on ties), or
-// noTriangle; the grid is built on first use.
+// noTriangle. While at most gridMinUnused triangles are unused it scans
+// them; past that the grid is built on first use.
 func (b *builder) nearestInReach(q [3]float32) uint32 {
+	r := fallbackReach * b.expectedRadius
+	if b.grid == nil && b.remaining <= gridMinUnused {
+		return b.poolNearest(q, float64(r*r))
+	}
 	if b.grid == nil {
-		b.grid = newCellGrid(b.geom, b.emitted, fallbackReach*b.expectedRadius)
+		b.grid = newCellGrid(b.geom, b.emitted, r)
 	}
 	return b.grid.nearest(q, b.geom, b.emitted)
+}
+
+// poolNearest returns the unused triangle whose centroid is nearest q
+// with a squared distance of at most r2 (the lowest index on ties), or
+// noTriangle. It scans the pool of unused triangles (built on first use,
+// in index order), dropping the used ones it meets.
+func (b *builder) poolNearest(q [3]float32, r2 float64) uint32 {
+	if !b.poolReady {
+		b.pool = b.pool[:0]
+		for t, used := range b.emitted {
+			if !used {
+				b.pool = append(b.pool, uint32(t))
+			}
+		}
+		b.poolReady = true
+	}
+	qd := [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
+	b.scanned += len(b.pool)
+	best, bestD := uint32(noTriangle), r2
+	j := 0
+	for _, t := range b.pool {
+		if b.emitted[t] {
+			continue
+		}
+		b.pool[j] = t
+		j++
+		if d := dist2(qd, b.geom[t].c); d < bestD || (d == bestD && best == noTriangle) {
+			best, bestD = t, d
+		}
+	}
+	b.pool = b.pool[:j]
+	return best
 }
 
 // initialSeed is the triangle whose centroid is nearest the minimum corner
@@ -437,31 +480,7 @@ func (b *builder) initialSeed() uint32 {
 // over the triangles still unused, so scattered input stays O(n log n).
 func (b *builder) nearestUnused(q [3]float32) uint32 {
 	if b.kd == nil && b.scanned < kdAfterScans*len(b.emitted) {
-		if !b.poolReady {
-			b.pool = b.pool[:0]
-			for t, used := range b.emitted {
-				if !used {
-					b.pool = append(b.pool, uint32(t))
-				}
-			}
-			b.poolReady = true
-		}
-		qd := [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
-		b.scanned += len(b.pool)
-		best, bestD := uint32(noTriangle), math.Inf(1)
-		j := 0
-		for _, t := range b.pool {
-			if b.emitted[t] {
-				continue
-			}
-			b.pool[j] = t
-			j++
-			if d := dist2(qd, b.geom[t].c); d < bestD || best == noTriangle {
-				best, bestD = t, d
-			}
-		}
-		b.pool = b.pool[:j]
-		if best != noTriangle {
+		if best := b.poolNearest(q, math.Inf(1)); best != noTriangle {
 			return best
 		}
 		return b.firstUnused()
