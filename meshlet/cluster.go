@@ -143,6 +143,7 @@ type builder struct {
 	minTris   int
 	splitDist float64
 	corner    [3]float32 // minimum corner of the triangle centroids
+	farCorner [3]float32 // and the maximum one
 	seeds     []uint32   // pool of seed triangles for new meshlets
 
 	// Current meshlet.
@@ -414,7 +415,7 @@ func (b *builder) nearestInReach(q [3]float32) uint32 {
 		return b.poolNearest(q, float64(r*r))
 	}
 	if b.grid == nil {
-		b.grid = newCellGrid(b.geom, b.emitted, r)
+		b.grid = newCellGrid(b.geom, b.emitted, r, b.corner, b.farCorner)
 	}
 	return b.grid.nearest(q, b.geom, b.emitted)
 }
@@ -456,14 +457,7 @@ func (b *builder) poolNearest(q [3]float32, r2 float64) uint32 {
 // corner lets meshlets sweep the surface instead of growing out from the
 // middle and leaving slivers.
 func (b *builder) initialSeed() uint32 {
-	b.corner = b.geom[0].c
-	for i := range b.geom {
-		for k := 0; k < 3; k++ {
-			if c := b.geom[i].c[k]; c < b.corner[k] {
-				b.corner[k] = c
-			}
-		}
-	}
+	b.corner, b.farCorner = geomBox(b.geom)
 	best, bestD := 0, math.Inf(1)
 	for i := range b.geom {
 		if d := b.cornerDist(uint32(i)); d < bestD {
@@ -471,6 +465,35 @@ func (b *builder) initialSeed() uint32 {
 		}
 	}
 	return uint32(best)
+}
+
+// geomBox is the bounding box of the triangles' centroids (one pass, the
+// six bounds in registers).
+func geomBox(geom []triGeom) (mn, mx [3]float32) {
+	x0, y0, z0 := geom[0].c[0], geom[0].c[1], geom[0].c[2]
+	x1, y1, z1 := x0, y0, z0
+	for i := 1; i < len(geom); i++ {
+		x, y, z := geom[i].c[0], geom[i].c[1], geom[i].c[2]
+		if x < x0 {
+			x0 = x
+		}
+		if x > x1 {
+			x1 = x
+		}
+		if y < y0 {
+			y0 = y
+		}
+		if y > y1 {
+			y1 = y
+		}
+		if z < z0 {
+			z0 = z
+		}
+		if z > z1 {
+			z1 = z
+		}
+	}
+	return [3]float32{x0, y0, z0}, [3]float32{x1, y1, z1}
 }
 
 // nearestUnused returns the unused triangle whose centroid is nearest q

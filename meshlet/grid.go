@@ -40,27 +40,17 @@ type cellGrid struct {
 }
 
 // newCellGrid buckets the triangles not yet emitted by their centroids;
-// r > 0 is the query radius.
-func newCellGrid(geom []triGeom, emitted []bool, r float64) *cellGrid {
+// r > 0 is the query radius and box0..box1 a box holding every centroid
+// (that of all triangles: nearest is exact for any box holding them).
+func newCellGrid(geom []triGeom, emitted []bool, r float64, box0, box1 [3]float32) *cellGrid {
 	g := &cellGrid{r2: float64(r * r)}
-	first := true
 	var mn, mx [3]float64
+	for k := 0; k < 3; k++ {
+		mn[k], mx[k] = float64(box0[k]), float64(box1[k])
+	}
 	unused := 0
-	for t, used := range emitted {
-		if used {
-			continue
-		}
-		unused++
-		for k := 0; k < 3; k++ {
-			c := float64(geom[t].c[k])
-			if first || c < mn[k] {
-				mn[k] = c
-			}
-			if first || c > mx[k] {
-				mx[k] = c
-			}
-		}
-		first = false
+	for _, used := range emitted {
+		unused += b2i(!used)
 	}
 	size := r / gridCellsPerReach
 	for k := 0; k < 3; k++ {

@@ -28,7 +28,8 @@ func TestCellGridNearestMatchesBruteForce(t *testing.T) {
 		for i := 0; i < len(geom); i += 7 {
 			emitted[i] = true // used before the grid is built
 		}
-		grid := newCellGrid(geom, emitted, r)
+		mn, mx := geomBox(geom)
+		grid := newCellGrid(geom, emitted, r, mn, mx)
 		for step := 0; step < 3000; step++ {
 			q := [3]float32{g.float()*120 - 10, g.float()*120 - 10, g.float() * 5}
 			switch step % 5 {
