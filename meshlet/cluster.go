@@ -91,13 +91,14 @@ type cand struct {
 	w      uint32    // when inside == 2: the corner not in the meshlet
 	v      [3]uint32 // the corners
 	g      triGeom
-	inside uint8 // corners in the meshlet (as triState.inside)
+	inside uint8 // corners in the meshlet (as triState.inside; see candDegenerate)
 	flags  uint8 // candDegenerate, candDead
 }
 
-// Flags of a near candidate: a degenerate triangle (repeated corner) has
-// its new vertex count computed from the corners instead of from inside;
-// a dead one is used (dropped lazily, see compact).
+// Flags of a near candidate: a degenerate triangle (repeated corner)
+// keeps 3 minus its new vertex count in inside instead of its corner
+// count (see setDegenerate); a dead one is used (dropped lazily, see
+// compact).
 const (
 	candDegenerate uint8 = 1 << iota
 	candDead
@@ -747,9 +748,6 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 		nlive++
 		nv := 3 - int(cd.inside)
 		w := cd.w
-		if f&candDegenerate != 0 {
-			nv, w = b.newCorner(cd.t)
-		}
 		if nv == 0 {
 			// Missed by the ready stack: take it now. The cap counts
 			// the entries after it as the lazy list kept them.
@@ -797,6 +795,14 @@ func (b *builder) compact() {
 	}
 	b.cands = b.cands[:j]
 	b.ndead = 0
+}
+
+// setDegenerate sets inside and w of degenerate candidate cd from its
+// distinct corners (inside counts a repeated corner twice), so that
+// 3-inside is its new vertex count as for any other candidate.
+func (b *builder) setDegenerate(cd *cand) {
+	nv, w := b.newCorner(cd.t)
+	cd.inside, cd.w = uint8(3-nv), w
 }
 
 // newCorner returns how many distinct corners of t are not in the meshlet
@@ -1055,7 +1061,11 @@ func (b *builder) addVertex(v uint32) {
 		st.inside++
 		in := st.inside
 		if st.pos != 0 {
-			b.cands[st.pos-1].inside = in
+			if cd := &b.cands[st.pos-1]; cd.flags&candDegenerate == 0 {
+				cd.inside = in
+			} else {
+				b.setDegenerate(cd)
+			}
 		}
 		switch in {
 		case 1:
@@ -1093,11 +1103,10 @@ func (b *builder) addVertex(v uint32) {
 				continue
 			}
 			b.ncand++
-			cd := cand{t: u, v: [3]uint32{a, c1, c2}, g: b.geom[u], inside: 2}
+			cd := cand{t: u, v: [3]uint32{a, c1, c2}, g: b.geom[u], inside: 2, w: w}
 			if a == c1 || a == c2 || c1 == c2 {
 				cd.flags = candDegenerate
-			} else {
-				cd.w = w
+				b.setDegenerate(&cd)
 			}
 			b.cands = append(b.cands, cd)
 			st.pos = uint16(len(b.cands))
@@ -1144,6 +1153,7 @@ func (b *builder) promote(st *triState, u uint32) {
 	cd := cand{t: u, v: [3]uint32{a, c1, c2}, g: b.geom[u], inside: st.inside}
 	if a == c1 || a == c2 || c1 == c2 {
 		cd.flags |= candDegenerate
+		b.setDegenerate(&cd)
 	} else if st.inside == 2 {
 		_, cd.w = b.newCorner(u)
 	}
