@@ -57,12 +57,6 @@ const kdAfterScans = 4
 // (1 and 2 cost 0.5-1.5% more meshlets, 4 kept 0.5% wider spheres).
 const fallbackReach = 3.0
 
-// gridMinUnused is the most unused triangles the spatial fallback scans
-// one by one instead of building its grid: the grid's buckets cost a pass
-// over every triangle of the mesh (or part), which queries near the end
-// of a part do not repay.
-const gridMinUnused = 4096
-
 // Topological priorities of a candidate triangle, lower is better. They
 // always beat the geometric score. A triangle two of whose corners have
 // just one other unused triangle left ranks one step better than its new
@@ -408,15 +402,10 @@ func (b *builder) splits(t uint32) bool {
 
 // nearestInReach returns the unused triangle whose centroid is nearest q
 // within fallbackReach expected radii (the lowest index on ties), or
-// noTriangle. While at most gridMinUnused triangles are unused it scans
-// them; past that the grid is built on first use.
+// noTriangle; the grid is built on first use.
 func (b *builder) nearestInReach(q [3]float32) uint32 {
-	r := fallbackReach * b.expectedRadius
-	if b.grid == nil && b.remaining <= gridMinUnused {
-		return b.poolNearest(q, float64(r*r))
-	}
 	if b.grid == nil {
-		b.grid = newCellGrid(b.geom, b.emitted, r, b.corner, b.farCorner)
+		b.grid = newCellGrid(b.geom, b.emitted, fallbackReach*b.expectedRadius, b.corner, b.farCorner)
 	}
 	return b.grid.nearest(q, b.geom, b.emitted)
 }
