@@ -50,10 +50,11 @@
 // carrying its corners so scans walk memory in order;
 // a scan ranks priorities first and computes the score (a square root)
 // only for the fitting candidates of the best priority. The spatial
-// fallback asks a uniform grid of centroids (grid.go; cells at least half
-// the reach wide, at most 64 a side) for the nearest unused triangle
-// within reach: 27 cells a query when one is that near, 125 at most; O(n)
-// to build, built on first use. Only when
+// fallback asks a uniform grid of centroids (grid.go; cells a quarter of
+// the reach wide, or wider to keep at most one cell per triangle and 64 a
+// side) for the nearest unused triangle within reach, scanning rings of
+// cells outwards: 27 cells a query when one is within a quarter reach,
+// 729 at most; O(n) to build, built on first use. Only when
 // nothing is within reach and no border seed is left does the nearest
 // unused triangle anywhere start the next meshlet: the first such queries
 // scan the unused triangles; once they have visited four per triangle a

@@ -22,10 +22,10 @@ const (
 
 // cellGrid answers "nearest unused triangle within radius r" for the
 // builder's spatial fallback: triangle centroids bucketed in a uniform
-// grid of cells at least r/2 wide. A query scans the 3×3×3 cells around
-// the query point and stops there when it found a triangle within one
-// cell width (anything outside is farther); otherwise it scans the shell
-// of cells out to r. Building is a counting sort (O(n)); used triangles
+// grid of cells r/gridCellsPerReach wide (or wider, see above). A query
+// scans rings of cells around the query point's cell, from the 3×3×3
+// block outwards, and stops after ring k once it found a triangle within
+// k cell widths (anything outside the block is farther), or at r. Building is a counting sort (O(n)); used triangles
 // are dropped from their cell as queries meet them.
 type cellGrid struct {
 	origin [3]float64
