@@ -64,18 +64,19 @@ func (s *state) pickCollapses() {
 	}
 	s.coll = s.coll[:0]
 	for t := 0; t+2 < len(tris); t += 3 {
-		for e := range 3 {
-			i0, i1 := tris[t+e], tris[t+(e+1)%3]
+		v := [4]uint32{tris[t], tris[t+1], tris[t+2], tris[t]}
+		for e := 0; e < 3; e++ {
+			i0, i1 := v[e], v[e+1]
 			r0, r1 := s.remap[i0], s.remap[i1]
 			if r0 == r1 {
 				continue
 			}
 			k0, k1 := s.kind[i0], s.kind[i1]
-			c01, c10 := canCollapse[k0][k1], canCollapse[k1][k0]
-			if !c01 && !c10 {
+			rule := edgeRules[(k0<<2|k1)&15]
+			if rule&(ruleForward|ruleBackward) == 0 {
 				continue
 			}
-			if hasOpposite[k0][k1] && r1 > r0 {
+			if rule&ruleTwin != 0 && r1 > r0 {
 				continue // the twin half-edge lists it
 			}
 			// Border and seam vertices move only along their own loop; an
@@ -88,10 +89,10 @@ func (s *state) pickCollapses() {
 				continue
 			}
 			corner := uint32(t + e)
-			switch {
-			case c01 && c10:
+			switch rule & (ruleForward | ruleBackward) {
+			case ruleForward | ruleBackward:
 				s.coll = append(s.coll, collapse{v0: i0, v1: i1, corner: corner, bidi: true})
-			case c01:
+			case ruleForward:
 				s.coll = append(s.coll, collapse{v0: i0, v1: i1, corner: corner})
 			default:
 				s.coll = append(s.coll, collapse{v0: i1, v1: i0, corner: corner})
@@ -99,6 +100,35 @@ func (s *state) pickCollapses() {
 		}
 	}
 }
+
+// Edge rule bits, by the kinds of an edge's two ends (edgeRules).
+const (
+	ruleForward  = 1 << iota // canCollapse[k0][k1]
+	ruleBackward             // canCollapse[k1][k0]
+	ruleTwin                 // hasOpposite[k0][k1]
+)
+
+// edgeRules[k0<<2|k1] packs canCollapse both ways and hasOpposite for an
+// edge from a vertex of kind k0 to one of kind k1, so that listing the
+// candidates reads one byte per edge. Never modified.
+var edgeRules = func() (r [16]uint8) {
+	for k0 := range kindCount {
+		for k1 := range kindCount {
+			var b uint8
+			if canCollapse[k0][k1] {
+				b |= ruleForward
+			}
+			if canCollapse[k1][k0] {
+				b |= ruleBackward
+			}
+			if hasOpposite[k0][k1] {
+				b |= ruleTwin
+			}
+			r[k0<<2|k1] = b
+		}
+	}
+	return r
+}()
 
 // seamPartner returns the wedge that the other side of seam vertex i0 moves
 // onto when i0 moves onto i1, or noVertex when the seam does not pair up.

@@ -19,11 +19,14 @@ func (a vec3) add(b vec3) vec3 { return vec3{a[0] + b[0], a[1] + b[1], a[2] + b[
 func (a vec3) dot(b vec3) float64 {
 	return mul(a[0], b[0]) + mul(a[1], b[1]) + mul(a[2], b[2])
 }
+
+// cross spells mul out as conversions, which keeps it under the inlining
+// budget (it is the hot half of the flip test).
 func (a vec3) cross(b vec3) vec3 {
 	return vec3{
-		mul(a[1], b[2]) - mul(a[2], b[1]),
-		mul(a[2], b[0]) - mul(a[0], b[2]),
-		mul(a[0], b[1]) - mul(a[1], b[0]),
+		float64(a[1]*b[2]) - float64(a[2]*b[1]),
+		float64(a[2]*b[0]) - float64(a[0]*b[2]),
+		float64(a[0]*b[1]) - float64(a[1]*b[0]),
 	}
 }
 func (a vec3) scale(s float64) vec3 { return vec3{mul(a[0], s), mul(a[1], s), mul(a[2], s)} }
