@@ -395,6 +395,8 @@ func generatedVCMeshes(seed int64) []vcMesh {
 	add("charts-grid", splitCharts(g2, size(3, 30), s()))
 	add("charts-uv-sphere", splitCharts(uvSphereIndices(size(20, 50), size(30, 90)), size(2, 12), s()))
 	add("rect-grid", tubeOrStrip(size(8, 40), size(60, 200), false))
+	add("tall-grid", tubeOrStrip(size(60, 200), size(8, 40), false))
+	add("tube", tubeOrStrip(size(16, 64), size(20, 100), true))
 	add("charts-diagonal-grid", splitCharts(diagonalGrid(size(40, 70), s()), size(5, 50), s()))
 	return ms
 }

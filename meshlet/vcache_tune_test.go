@@ -179,7 +179,7 @@ func tablesFromParams(p []float64) *vcacheTables {
 
 var (
 	tuneVcache         = flag.Duration("tune-vcache", 0, "search vertex cache score tables for this long and print the best (development only)")
-	tuneVcacheStart    = flag.String("tune-vcache-start", "previous", "tables the search starts from: previous, forsyth or current")
+	tuneVcacheStart    = flag.String("tune-vcache-start", "previous", "tables the search starts from: previous, forsyth, current, or formula (the best of a random search over Forsyth's formula's parameters, which takes a third of the time)")
 	tuneVcacheRestarts = flag.Int("tune-vcache-restarts", 3, "independent searches the time is split over (all but the first start from a random perturbation of the start)")
 	tuneVcacheSeed     = flag.Int64("tune-vcache-seed", 1, "random seed of the search")
 )
@@ -204,15 +204,21 @@ func TestTuneVertexCacheTables(t *testing.T) {
 		start = forsythTables()
 	case "current":
 		start = newVcacheTables()
+	case "formula":
 	default:
-		t.Fatalf("-tune-vcache-start %q: want previous, forsyth or current", *tuneVcacheStart)
+		t.Fatalf("-tune-vcache-start %q: want previous, forsyth, formula or current", *tuneVcacheStart)
 	}
 	train, held := vcacheTrainingMeshes(t), vcacheHeldOutMeshes(t)
 	trainRef, heldRef := vcacheACMRs(train, previousVcacheTables()), vcacheACMRs(held, previousVcacheTables())
+	r := rand.New(rand.NewSource(*tuneVcacheSeed))
+	searchTime := *tuneVcache
+	if start == nil {
+		start = searchForsythFormula(t, r, searchTime/3, train, trainRef)
+		searchTime -= searchTime / 3
+	}
 	t.Logf("%d training meshes, %d held out; start: train %.5f, held out %.5f", len(train), len(held),
 		vcacheRelativeCost(train, trainRef, start), vcacheRelativeCost(held, heldRef, start))
 
-	r := rand.New(rand.NewSource(*tuneVcacheSeed))
 	restarts := max(1, *tuneVcacheRestarts)
 	var overall []float64
 	overallCost := math.Inf(1)
@@ -225,7 +231,7 @@ func TestTuneVertexCacheTables(t *testing.T) {
 		}
 		cost := vcacheRelativeCost(train, trainRef, tablesFromParams(p))
 		sigma := 0.05
-		end := time.Now().Add(*tuneVcache / time.Duration(restarts))
+		end := time.Now().Add(searchTime / time.Duration(restarts))
 		iters, accepted := 0, 0
 		for ; time.Now().Before(end); iters++ {
 			q := append([]float64(nil), p...)
@@ -242,7 +248,7 @@ func TestTuneVertexCacheTables(t *testing.T) {
 				accepted++
 				sigma = math.Min(0.2, sigma*1.3)
 			} else {
-				sigma = math.Max(0.005, sigma*0.97)
+				sigma = math.Max(0.02, sigma*0.97)
 			}
 		}
 		tb := tablesFromParams(p)
@@ -284,23 +290,58 @@ func formatVcacheTables(t *vcacheTables) string {
 	return fmt.Sprintf("cache: {%s} live: {%s} missPenalty: %v", f(t.cache[:]), f(t.live[:]), t.missPenalty)
 }
 
-// forsythTables builds the score tables from Forsyth's published formula:
-// the last triangle's vertices score 0.75, older cache entries decay as
-// (1 - (p-3)/(size-3))^1.5, and v live triangles add 2·v^-0.5; the FIFO
-// miss penalty is 0.5, the value measured for our previous tables.
-func forsythTables() *vcacheTables {
-	t := &vcacheTables{missPenalty: 0.5}
+// forsythFormula is Forsyth's score formula with its parameters free: the
+// last triangle's vertices score last, older cache entries decay as
+// (1 - (p-3)/(size-3))^decay, v live triangles add boost·v^-power, and a
+// candidate loses penalty per vertex missing from the FIFO.
+type forsythFormula struct {
+	last, decay, boost, power, penalty float64
+}
+
+func (f forsythFormula) tables() *vcacheTables {
+	t := &vcacheTables{missPenalty: float32(f.penalty)}
 	for p := 0; p < vcacheSize; p++ {
 		if p < 3 {
-			t.cache[p+1] = 0.75
+			t.cache[p+1] = float32(f.last)
 		} else {
-			t.cache[p+1] = float32(math.Pow(1-float64(p-3)/float64(vcacheSize-3), 1.5))
+			t.cache[p+1] = float32(math.Pow(1-float64(p-3)/float64(vcacheSize-3), f.decay))
 		}
 	}
 	for v := 1; v <= vcacheValenceMax; v++ {
-		t.live[v] = float32(2 * math.Pow(float64(v), -0.5))
+		t.live[v] = float32(f.boost * math.Pow(float64(v), -f.power))
 	}
 	return t
+}
+
+// forsythTables builds the score tables from Forsyth's published
+// parameters (last triangle 0.75, decay power 1.5, valence boost 2·v^-0.5);
+// the miss penalty is 0.5, the value measured for our previous tables.
+func forsythTables() *vcacheTables {
+	return forsythFormula{last: 0.75, decay: 1.5, boost: 2, power: 0.5, penalty: 0.5}.tables()
+}
+
+// searchForsythFormula samples the formula's parameters uniformly over
+// wide ranges (Forsyth's own values inside them) for the given time and
+// returns the best tables on the meshes.
+func searchForsythFormula(t *testing.T, r *rand.Rand, d time.Duration, meshes []vcMesh, ref []float64) *vcacheTables {
+	best := forsythTables()
+	bestCost := vcacheRelativeCost(meshes, ref, best)
+	end := time.Now().Add(d)
+	for i := 0; time.Now().Before(end); i++ {
+		f := forsythFormula{
+			last:    1.2 * r.Float64(),
+			decay:   0.3 + 3.7*r.Float64(),
+			boost:   0.3 + 3.7*r.Float64(),
+			power:   0.1 + 2.9*r.Float64(),
+			penalty: r.Float64(),
+		}
+		tb := f.tables()
+		if c := vcacheRelativeCost(meshes, ref, tb); c < bestCost {
+			best, bestCost = tb, c
+			t.Logf("formula sample %d: train %.5f %+v", i, c, f)
+		}
+	}
+	return best
 }
 
 // The tables beat Forsyth's formula on the tuning set (so a table edit
