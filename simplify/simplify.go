@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // DefaultTargetError is the error limit used when Options.TargetError is 0:
@@ -107,6 +108,9 @@ func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts O
 		return Result{}, fmt.Errorf("%w: target index count %d is not a non-negative multiple of 3", ErrInvalidInput, opts.TargetIndexCount)
 	}
 	c := compact(indices, positions, attrs, opts.Locked)
+	if err := c.checkFinite(indices, opts.AttributeWeights); err != nil {
+		return Result{}, err
+	}
 	opts.Locked = c.locked
 	s := newState(c.indices, c.positions, c.attrs, &opts)
 	target := opts.TargetIndexCount
@@ -149,6 +153,9 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 		}
 	}
 	c := compact(indices, positions, attrs, opts.Locked)
+	if err := c.checkFinite(indices, opts.AttributeWeights); err != nil {
+		return nil, err
+	}
 	opts.Locked = c.locked
 	s := newState(c.indices, c.positions, c.attrs, &opts)
 	inputTris := len(indices) / 3
@@ -197,7 +204,8 @@ func Scale(indices []uint32, positions [][3]float32) float32 {
 	return float32(ext)
 }
 
-// validate checks every input contract and fills option defaults.
+// validate checks the structural input contracts and fills option
+// defaults; checkFinite checks the values once the input is compacted.
 func validate(indices []uint32, positions [][3]float32, attrs Attributes, opts *Options) error {
 	n := len(positions)
 	if uint64(n) > math.MaxUint32 {
@@ -236,21 +244,33 @@ func validate(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 			return fmt.Errorf("%w: attribute weight %v, want 0..%v", ErrInvalidInput, x, kMaxWeight)
 		}
 	}
-	// Only referenced vertices matter; unreferenced garbage is allowed.
-	for i, v := range indices {
-		p := positions[v]
-		if !finite(p[:], math.MaxFloat32) {
-			return fmt.Errorf("%w: index %d: position %d is not finite", ErrInvalidInput, i, v)
+	return nil
+}
+
+// checkFinite checks the referenced vertices of a compacted input once
+// each (validate checks structure only): positions, and the attributes
+// that carry weight. Unreferenced garbage is allowed. Vertices are
+// numbered in first-use order, so the first bad one is the one the
+// earliest index refers to, which the error names.
+func (c *compacted) checkFinite(indices []uint32, w Weights) error {
+	a := c.attrs
+	for k, p := range c.positions {
+		what := ""
+		switch {
+		case !finite(p[:], math.MaxFloat32):
+			what = "position"
+		case w.Normal > 0 && a.Normals != nil && !finite(a.Normals[k][:], kMaxAttributeValue):
+			what = "normal"
+		case w.UV > 0 && a.UV0 != nil && !finite(a.UV0[k][:], kMaxAttributeValue):
+			what = "UV"
+		case w.Color > 0 && a.Colors != nil && !finite(a.Colors[k][:], kMaxAttributeValue):
+			what = "color"
+		default:
+			continue
 		}
-		if w.Normal > 0 && attrs.Normals != nil && !finite(attrs.Normals[v][:], kMaxAttributeValue) {
-			return fmt.Errorf("%w: index %d: normal %d is not finite", ErrInvalidInput, i, v)
-		}
-		if w.UV > 0 && attrs.UV0 != nil && !finite(attrs.UV0[v][:], kMaxAttributeValue) {
-			return fmt.Errorf("%w: index %d: UV %d is not finite", ErrInvalidInput, i, v)
-		}
-		if w.Color > 0 && attrs.Colors != nil && !finite(attrs.Colors[v][:], kMaxAttributeValue) {
-			return fmt.Errorf("%w: index %d: color %d is not finite", ErrInvalidInput, i, v)
-		}
+		v := c.back[k]
+		i := slices.Index(indices, v)
+		return fmt.Errorf("%w: index %d: %s %d is not finite", ErrInvalidInput, i, what, v)
 	}
 	return nil
 }

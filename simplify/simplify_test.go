@@ -44,6 +44,9 @@ func TestSimplifyEmpty(t *testing.T) {
 	}
 }
 
+// pos5 is five finite positions for the invalid-input cases.
+func pos5() [][3]float32 { return [][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 0, 0}} }
+
 // Every malformed input is refused with ErrInvalidInput, never a panic.
 func TestSimplifyInvalidInput(t *testing.T) {
 	tri := []uint32{0, 1, 2}
@@ -78,6 +81,28 @@ func TestSimplifyInvalidInput(t *testing.T) {
 				t.Fatalf("got %v, want ErrInvalidInput containing %q", err, c.want)
 			}
 		})
+	}
+	// The error names the earliest index that refers to a bad vertex, for
+	// Simplify and Chain alike, whatever the vertex numbering.
+	quad := []uint32{2, 0, 1, 3, 4, 0}
+	bad := [][3]float32{{0, 0, 0}, {nan, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, nan}}
+	const want = "simplify: invalid input: index 2: position 1 is not finite"
+	if _, err := Simplify(quad, bad, Attributes{}, Options{}); err == nil || err.Error() != want {
+		t.Fatalf("Simplify: got %v, want %q", err, want)
+	}
+	if _, err := Chain(quad, bad, Attributes{}, nil, Options{}); err == nil || err.Error() != want {
+		t.Fatalf("Chain: got %v, want %q", err, want)
+	}
+	nrm := make([][3]float32, 5)
+	nrm[3][1] = float32(math.Inf(1))
+	if _, err := Chain(quad, pos5(), Attributes{Normals: nrm}, nil, Options{AttributeWeights: Weights{Normal: 1}}); err == nil ||
+		err.Error() != "simplify: invalid input: index 3: normal 3 is not finite" {
+		t.Fatalf("Chain normal: got %v", err)
+	}
+	// A bad vertex nothing refers to, or a bad attribute without weight, is
+	// no error.
+	if _, err := Simplify(quad[:3], append(pos5()[:4:4], [3]float32{nan, nan, nan}), Attributes{Normals: nrm}, Options{}); err != nil {
+		t.Fatalf("unreferenced bad vertex: %v", err)
 	}
 	for _, ratios := range [][]float32{{0}, {1}, {0.5, 0.5}, {0.25, 0.5}, {float32(math.NaN())}} {
 		if _, err := Chain(tri, pos, Attributes{}, ratios, Options{}); !errors.Is(err, ErrInvalidInput) {
