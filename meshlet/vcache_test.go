@@ -81,9 +81,9 @@ func TestOptimizeVertexCacheLowersACMR(t *testing.T) {
 // irregular and an edge-flipped grid; see tuningMeshes) is pinned just
 // above what the optimizer reaches today, so a change that loses quality
 // fails here. The shuffled input sits near 3; our previous tables
-// (previousVcacheTables) exceed the first three pins.
+// (previousVcacheTables) exceed the first four pins.
 func TestOptimizeVertexCacheACMRPinned(t *testing.T) {
-	pins := []float64{0.646, 0.674, 0.655, 0.671, 0.677, 0.677}
+	pins := []float64{0.617, 0.644, 0.613, 0.617, 0.684, 0.684}
 	meshes := tuningMeshes()
 	if len(meshes) != len(pins) {
 		t.Fatalf("%d tuning meshes, %d pins", len(meshes), len(pins))
@@ -108,7 +108,7 @@ func TestOptimizeVertexCacheACMRPinned(t *testing.T) {
 // two corpus meshes; see vcacheHeldOutMeshes), which the tuner never
 // scored, the tables beat our previous ones and Forsyth's formula by a
 // margin: mean per-mesh ACMR relative to the previous tables is
-// 0.980 today; the pin leaves 1% of margin.
+// 0.977 today; the pin leaves over 1% of margin.
 func TestVertexCacheTablesHeldOut(t *testing.T) {
 	held := vcacheHeldOutMeshes(t)
 	ref := vcacheACMRs(held, previousVcacheTables())
@@ -125,7 +125,7 @@ func TestVertexCacheTablesHeldOut(t *testing.T) {
 
 // The FIFO miss penalty earns its place: on shuffled edge-flipped grids
 // (irregular valences) mean ACMR with it is at least 0.3% lower than
-// without (1.3% today).
+// without (1.9% today).
 func TestOptimizeVertexCacheFifoPenaltyHelps(t *testing.T) {
 	with, without := newVcacheTables(), newVcacheTables()
 	without.missPenalty = 0

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -182,6 +184,7 @@ var (
 	tuneVcacheStart    = flag.String("tune-vcache-start", "previous", "tables the search starts from: previous, forsyth, current, or formula (the best of a random search over Forsyth's formula's parameters, which takes a third of the time)")
 	tuneVcacheRestarts = flag.Int("tune-vcache-restarts", 3, "independent searches the time is split over (all but the first start from a random perturbation of the start)")
 	tuneVcacheSeed     = flag.Int64("tune-vcache-seed", 1, "random seed of the search")
+	tuneVcacheOnly     = flag.String("tune-vcache-only", "", "comma-separated generator families (e.g. grid,rect-grid) to train on instead of the whole training set")
 )
 
 // TestTuneVertexCacheTables is a development tool, skipped unless
@@ -209,6 +212,15 @@ func TestTuneVertexCacheTables(t *testing.T) {
 		t.Fatalf("-tune-vcache-start %q: want previous, forsyth, formula or current", *tuneVcacheStart)
 	}
 	train, held := vcacheTrainingMeshes(t), vcacheHeldOutMeshes(t)
+	if *tuneVcacheOnly != "" {
+		families := strings.Split(*tuneVcacheOnly, ",")
+		train = slices.DeleteFunc(train, func(m vcMesh) bool {
+			return !slices.ContainsFunc(families, func(f string) bool { return strings.HasPrefix(m.name, f+"/") })
+		})
+		if len(train) == 0 {
+			t.Fatalf("-tune-vcache-only %q: no training mesh of those families", *tuneVcacheOnly)
+		}
+	}
 	trainRef, heldRef := vcacheACMRs(train, previousVcacheTables()), vcacheACMRs(held, previousVcacheTables())
 	r := rand.New(rand.NewSource(*tuneVcacheSeed))
 	searchTime := *tuneVcache
