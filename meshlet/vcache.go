@@ -53,19 +53,21 @@ type vcacheTables struct {
 // three restarts (the unperturbed one won); 10 minutes more after tubes
 // and tall grids joined the training set; 150 s on the open regular grids
 // alone (-tune-vcache-only=grid,rect-grid,tall-grid,charts-grid), which
-// the full-set optimum served worst; 7 minutes on the full set again. A
-// third generator seed and two other corpus meshes are held out
-// (TestVertexCacheTablesHeldOut: 0.977 of the previous tables' ACMR; 0.971
-// on five further seeds); the bench meshes were in neither set. Starting
+// the full-set optimum served worst; 7 minutes on the full set again; 8
+// minutes with each mesh's excess over the previous tables' ACMR costing
+// 3 times extra (-tune-vcache-regress=3). A third generator seed and two
+// other corpus meshes are held out (TestVertexCacheTablesHeldOut: 0.976 of
+// the previous tables' ACMR; 0.970 on five further seeds); the bench
+// meshes were in neither set. Starting
 // from the best of a random search over Forsyth's formula's parameters,
 // or from perturbed starts, ended worse on the held-out set. The values
 // stay as the search printed them: the greedy order is chaotic, and
 // rounding to 3 decimals moves ACMR by up to 0.7%.
 func newVcacheTables() *vcacheTables {
 	return &vcacheTables{
-		cache:       [vcacheSize + 1]float32{0, 0.5445198, 0.7832145, 0.33152953, 0.90689564, 0.66974014, 0.6222925, 0.567583, 0.8815316, 0.72729474, 0.9021683, 0.62192893, 0.7249619, 0.70807636, 0.66386795, 0.54871774, 0.48228982},
-		live:        [vcacheValenceMax + 1]float32{0, 2.059702, 1.4254842, 1.200654, 1.0251172, 0.8409303, 0.7178558, 0.94245404, 0.72163683, 0.52944565, 1.9355175, 0.971439, 2.6007617},
-		missPenalty: 0.2836267,
+		cache:       [vcacheSize + 1]float32{0, 0.5445198, 0.7832145, 0.33152953, 0.90689564, 0.66974014, 0.6222925, 0.567583, 0.8815316, 0.72729474, 0.9021683, 0.62192893, 0.7249619, 0.70807636, 0.66386795, 0.551361, 0.48622558},
+		live:        [vcacheValenceMax + 1]float32{0, 2.059702, 1.4254842, 1.200654, 1.0251172, 0.8409303, 0.7178558, 0.94245404, 0.72163683, 0.50195354, 1.9417771, 0.9667823, 2.6044116},
+		missPenalty: 0.284358,
 	}
 }
 
