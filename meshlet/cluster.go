@@ -457,33 +457,27 @@ func (b *builder) initialSeed() uint32 {
 	return uint32(best)
 }
 
-// geomBox is the bounding box of the triangles' centroids (one pass, the
-// six bounds in registers).
+// geomBox is the bounding box of the triangles' centroids.
 func geomBox(geom []triGeom) (mn, mx [3]float32) {
-	x0, y0, z0 := geom[0].c[0], geom[0].c[1], geom[0].c[2]
-	x1, y1, z1 := x0, y0, z0
+	mn, mx = geom[0].c, geom[0].c
 	for i := 1; i < len(geom); i++ {
-		x, y, z := geom[i].c[0], geom[i].c[1], geom[i].c[2]
-		if x < x0 {
-			x0 = x
+		mn, mx = extendBox(mn, mx, geom[i].c)
+	}
+	return mn, mx
+}
+
+// extendBox grows the box mn..mx to hold p. It inlines, so callers keep
+// the six bounds in registers.
+func extendBox(mn, mx, p [3]float32) ([3]float32, [3]float32) {
+	for k := range 3 {
+		if p[k] < mn[k] {
+			mn[k] = p[k]
 		}
-		if x > x1 {
-			x1 = x
-		}
-		if y < y0 {
-			y0 = y
-		}
-		if y > y1 {
-			y1 = y
-		}
-		if z < z0 {
-			z0 = z
-		}
-		if z > z1 {
-			z1 = z
+		if p[k] > mx[k] {
+			mx[k] = p[k]
 		}
 	}
-	return [3]float32{x0, y0, z0}, [3]float32{x1, y1, z1}
+	return mn, mx
 }
 
 // nearestUnused returns the unused triangle whose centroid is nearest q

@@ -222,33 +222,13 @@ func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []spli
 	kdSplit(items[k:], first+left, parts-left, label, scratch[k:])
 }
 
-// centroidBox is the bounding box of the items' centroids (one pass, the
-// six bounds in registers).
+// centroidBox is the bounding box of the items' centroids.
 func centroidBox(items []splitItem) (mn, mx [3]float32) {
-	x0, y0, z0 := items[0].c[0], items[0].c[1], items[0].c[2]
-	x1, y1, z1 := x0, y0, z0
+	mn, mx = items[0].c, items[0].c
 	for i := 1; i < len(items); i++ {
-		x, y, z := items[i].c[0], items[i].c[1], items[i].c[2]
-		if x < x0 {
-			x0 = x
-		}
-		if x > x1 {
-			x1 = x
-		}
-		if y < y0 {
-			y0 = y
-		}
-		if y > y1 {
-			y1 = y
-		}
-		if z < z0 {
-			z0 = z
-		}
-		if z > z1 {
-			z1 = z
-		}
+		mn, mx = extendBox(mn, mx, items[i].c)
 	}
-	return [3]float32{x0, y0, z0}, [3]float32{x1, y1, z1}
+	return mn, mx
 }
 
 // selectHist is selectK for items whose coordinates along axis lie in
