@@ -353,7 +353,7 @@ func (s *state) validBound(r0, r1 uint32) (bool, float64) {
 		return s.collapseValid(r0, r1), t.loc
 	}
 	gen := s.nextGen()
-	s.opp = s.opp[:0]
+	s.opp, s.fanX = s.opp[:0], s.fanX[:0]
 	p0, p1 := s.pos[r0], s.pos[r1]
 	fan := s.adj[s.adjOff[r0]:s.adjOff[r0+1]]
 	near := math.Inf(1)
@@ -391,12 +391,8 @@ func (s *state) validBound(r0, r1 uint32) (bool, float64) {
 		near = d.dot(d)
 	}
 	worst := near
-	for _, e := range fan {
-		for _, x := range [2]uint32{s.cur(e.next), s.cur(e.prev)} {
-			if x != r1 && s.mark[x] == gen {
-				worst = maxf(worst, s.md[x])
-			}
-		}
+	for _, x := range s.fanX {
+		worst = maxf(worst, s.md[x])
 	}
 	d := math.Sqrt(worst)
 	t = &s.tl[r0]
@@ -406,8 +402,11 @@ func (s *state) validBound(r0, r1 uint32) (bool, float64) {
 
 // markDistance keeps the smallest distance d seen for x in this generation.
 func (s *state) markDistance(x, gen uint32, d float64) {
-	if s.mark[x] != gen || d < s.md[x] {
+	if s.mark[x] != gen {
 		s.mark[x], s.md[x] = gen, d
+		s.fanX = append(s.fanX, x)
+	} else if d < s.md[x] {
+		s.md[x] = d
 	}
 }
 

@@ -133,6 +133,7 @@ type state struct {
 	mark    []uint32
 	gen     uint32
 	opp     []uint32
+	fanX    []uint32    // validBound: the fan vertices with a midpoint distance
 	ecache  []edgeCache // per corner of result (see edgeCache)
 	qver    []uint32    // per class: bumped when collapseError inputs change
 
