@@ -349,7 +349,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 // it is not cached, one walk over r0's fan computes both.
 func (s *state) validBound(r0, r1 uint32) (bool, float64) {
 	t := &s.tl[r0]
-	if t.to == r1 && t.cacheOf == t.ver+1 {
+	if t.holds(r1) {
 		return s.collapseValid(r0, r1), t.loc
 	}
 	gen := s.nextGen()
@@ -373,10 +373,7 @@ func (s *state) validBound(r0, r1 uint32) (bool, float64) {
 			s.markDistance(x, gen, pointTriangle2(midpoint(p1, s.pos[x]), p0, pa, pb))
 			continue
 		}
-		// Triangle (r0, a, b) becomes (r1, a, b): compare normals.
-		n0 := pa.sub(p0).cross(pb.sub(p0))
-		n1 := pa.sub(p1).cross(pb.sub(p1))
-		if n0.dot(n1) <= kFlipCos*math.Sqrt(n0.dot(n0)*n1.dot(n1)) {
+		if flips(p0, p1, pa, pb) {
 			return false, 0
 		}
 		near = minf(near, pointTriangle2(p0, p1, pa, pb))
@@ -441,15 +438,19 @@ func (s *state) collapseValid(r0, r1 uint32) bool {
 			}
 			continue
 		}
-		// Triangle (r0, a, b) becomes (r1, a, b): compare normals.
-		pa, pb := s.pos[a], s.pos[b]
-		n0 := pa.sub(p0).cross(pb.sub(p0))
-		n1 := pa.sub(p1).cross(pb.sub(p1))
-		if n0.dot(n1) <= kFlipCos*math.Sqrt(n0.dot(n0)*n1.dot(n1)) {
+		if flips(p0, p1, s.pos[a], s.pos[b]) {
 			return false
 		}
 	}
 	return s.linkValid(r0, r1, gen)
+}
+
+// flips reports whether triangle (p0, pa, pb) turns its normal by more
+// than the flip threshold (kFlipCos) when p0 moves to p1.
+func flips(p0, p1, pa, pb vec3) bool {
+	n0 := pa.sub(p0).cross(pb.sub(p0))
+	n1 := pa.sub(p1).cross(pb.sub(p1))
+	return n0.dot(n1) <= kFlipCos*math.Sqrt(n0.dot(n0)*n1.dot(n1))
 }
 
 // linkValid is the link condition of collapseValid, once every vertex of

@@ -107,12 +107,10 @@ func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts O
 	if opts.TargetIndexCount < 0 || opts.TargetIndexCount%3 != 0 {
 		return Result{}, fmt.Errorf("%w: target index count %d is not a non-negative multiple of 3", ErrInvalidInput, opts.TargetIndexCount)
 	}
-	c := compact(indices, positions, attrs, opts.Locked)
-	if err := c.checkFinite(indices, opts.AttributeWeights); err != nil {
+	c, s, err := prepare(indices, positions, attrs, opts)
+	if err != nil {
 		return Result{}, err
 	}
-	opts.Locked = c.locked
-	s := newState(c.indices, c.positions, c.attrs, &opts)
 	target := opts.TargetIndexCount
 	s.collapseTo(target)
 	out, errNorm := s.result, math.Sqrt(s.maxErr)
@@ -152,12 +150,10 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 			return nil, fmt.Errorf("%w: ratio %d (%v) does not decrease", ErrInvalidInput, i, r)
 		}
 	}
-	c := compact(indices, positions, attrs, opts.Locked)
-	if err := c.checkFinite(indices, opts.AttributeWeights); err != nil {
+	c, s, err := prepare(indices, positions, attrs, opts)
+	if err != nil {
 		return nil, err
 	}
-	opts.Locked = c.locked
-	s := newState(c.indices, c.positions, c.attrs, &opts)
 	inputTris := len(indices) / 3
 	prev := len(indices)
 	levels := make([]Level, len(ratios))
@@ -177,6 +173,17 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 		prev = len(out)
 	}
 	return levels, nil
+}
+
+// prepare compacts a validated input, checks its values, and builds the
+// simplification state over the compacted vertices.
+func prepare(indices []uint32, positions [][3]float32, attrs Attributes, opts Options) (*compacted, *state, error) {
+	c := compact(indices, positions, attrs, opts.Locked)
+	if err := c.checkFinite(indices, opts.AttributeWeights); err != nil {
+		return nil, nil, err
+	}
+	opts.Locked = c.locked
+	return c, newState(c.indices, c.positions, c.attrs, &opts), nil
 }
 
 // Scale returns the extent that relative errors are measured against: the

@@ -36,11 +36,15 @@ type tolerance struct {
 	cacheOf uint32  // ver+1 when loc was computed (0: none)
 }
 
+// holds reports that loc is the local bound of moving the class onto r1
+// in its current neighbourhood.
+func (t *tolerance) holds(r1 uint32) bool { return t.to == r1 && t.cacheOf == t.ver+1 }
+
 // rankTolerance is the best known bound for moving r0 onto r1 at ranking
 // time: tol plus the cached local bound when still valid, else tol.
 func (s *state) rankTolerance(r0, r1 uint32) float64 {
 	t := &s.tl[r0]
-	if t.to == r1 && t.cacheOf == t.ver+1 {
+	if t.holds(r1) {
 		return t.tol + t.loc
 	}
 	return t.tol
