@@ -33,20 +33,7 @@ func tuningMeshes() [][]uint32 {
 	}
 	out = append(out, shuffleTriangles(sphere(40, 80), 13), shuffleTriangles(sphere(9, 300), 14))
 	// Irregular: a grid whose quads are split along random diagonals.
-	r := rand.New(rand.NewSource(15))
-	var irr []uint32
-	const n = 70
-	for y := uint32(0); y < n; y++ {
-		for x := uint32(0); x < n; x++ {
-			a := y*(n+1) + x
-			if r.Intn(2) == 0 {
-				irr = append(irr, a, a+n+1, a+1, a+1, a+n+1, a+n+2)
-			} else {
-				irr = append(irr, a, a+n+2, a+1, a, a+n+1, a+n+2)
-			}
-		}
-	}
-	out = append(out, shuffleTriangles(irr, 16))
+	out = append(out, shuffleTriangles(diagonalGrid(70, 15), 16))
 	out = append(out, shuffleTriangles(flippedGrid(90, 17), 18))
 	return out
 }
