@@ -13,7 +13,8 @@ package hmat
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/meshcook/meshcook/internal/formaterr"
 )
 
 // Version is the only version this package reads and writes.
@@ -112,15 +113,7 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	s := "hmat: "
-	if e.Offset >= 0 {
-		s += fmt.Sprintf("offset %#x: ", e.Offset)
-	}
-	s += e.Msg
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
+	return formaterr.Message("hmat: ", e.Offset, e.Msg, e.Err)
 }
 
 // Unwrap returns the underlying cause, if any.

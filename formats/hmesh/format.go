@@ -21,6 +21,8 @@ package hmesh
 import (
 	"errors"
 	"fmt"
+
+	"github.com/meshcook/meshcook/internal/formaterr"
 )
 
 // Version is the only container version this package reads and writes.
@@ -250,18 +252,11 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	s := "hmesh: "
+	prefix := "hmesh: "
 	if e.Chunk != "" {
-		s += "chunk " + e.Chunk + ": "
+		prefix += "chunk " + e.Chunk + ": "
 	}
-	if e.Offset >= 0 {
-		s += fmt.Sprintf("offset %#x: ", e.Offset)
-	}
-	s += e.Msg
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
+	return formaterr.Message(prefix, e.Offset, e.Msg, e.Err)
 }
 
 // Unwrap returns the underlying cause, if any.

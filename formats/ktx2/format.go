@@ -24,6 +24,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+
+	"github.com/meshcook/meshcook/internal/formaterr"
 )
 
 // identifier is the 12-byte file identifier «KTX 20»\r\n\x1A\n.
@@ -143,15 +145,7 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	s := "ktx2: "
-	if e.Offset >= 0 {
-		s += fmt.Sprintf("offset %#x: ", e.Offset)
-	}
-	s += e.Msg
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
+	return formaterr.Message("ktx2: ", e.Offset, e.Msg, e.Err)
 }
 
 // Unwrap returns the underlying cause, if any.

@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/meshcook/meshcook/internal/formaterr"
 	"github.com/x448/float16"
 )
 
@@ -253,15 +254,7 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	s := "msh7: "
-	if e.Offset >= 0 {
-		s += fmt.Sprintf("offset %#x: ", e.Offset)
-	}
-	s += e.Msg
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
+	return formaterr.Message("msh7: ", e.Offset, e.Msg, e.Err)
 }
 
 // Unwrap returns the underlying cause, if any.

@@ -34,6 +34,8 @@ package payload
 import (
 	"errors"
 	"fmt"
+
+	"github.com/meshcook/meshcook/internal/formaterr"
 )
 
 // On-disk sizes in bytes.
@@ -162,15 +164,7 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	s := "payload: "
-	if e.Offset >= 0 {
-		s += fmt.Sprintf("offset %#x: ", e.Offset)
-	}
-	s += e.Msg
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
+	return formaterr.Message("payload: ", e.Offset, e.Msg, e.Err)
 }
 
 // Unwrap returns the underlying cause, if any.
