@@ -12,42 +12,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// meshcheckScript returns ../shared/tools/meshcheck.py relative to the
-// repository root, or skips the test when it or python3 is missing.
-func meshcheckScript(t testing.TB) string {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found: skipping the independent meshcheck.py check")
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Skip("no working directory")
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	script := filepath.Join(dir, "..", "shared", "tools", "meshcheck.py")
-	if _, err := os.Stat(script); err != nil {
-		t.Skip("../shared/tools/meshcheck.py not found")
-	}
-	return script
-}
 
 // meshcheck runs meshcheck.py --json on paths and returns one result per
 // path, failing the test for any file it rejects.
 func meshcheck(t *testing.T, paths ...string) []map[string]any {
 	t.Helper()
-	script := meshcheckScript(t)
+	script := testkit.Meshcheck(t)
 	out, _ := exec.Command("python3", append([]string{script, "--json"}, paths...)...).CombinedOutput()
 	var res []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {

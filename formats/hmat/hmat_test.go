@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
@@ -221,23 +223,7 @@ func golden(t *testing.T, name string, got []byte) {
 // on b, skipping when python3 or the script is missing.
 func meshcheck(t *testing.T, b []byte) {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found")
-	}
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	script := filepath.Join(dir, "..", "shared", "tools", "meshcheck.py")
-	if _, err := os.Stat(script); err != nil {
-		t.Skip("../shared/tools/meshcheck.py not found")
-	}
+	script := testkit.Meshcheck(t)
 	path := filepath.Join(t.TempDir(), "m.hmat")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 // testMesh describes a mesh for build: shared positions and, per submesh,
@@ -253,42 +255,11 @@ func identity() [16]float32 {
 	return [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
 }
 
-// meshcheckPath finds tools/meshcheck.py beside the repository (../shared
-// relative to the repository root), or "" when it or python3 is missing.
-func meshcheckPath(t testing.TB) string {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		return ""
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "tools", "meshcheck.py")
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
-}
-
 // meshcheck writes b to a temp file and runs tools/meshcheck.py on it,
 // failing the test when the checker rejects it.
 func meshcheck(t *testing.T, name string, b []byte) {
 	t.Helper()
-	script := meshcheckPath(t)
-	if script == "" {
-		t.Skip("python3 or ../shared/tools/meshcheck.py not found; skipping the independent check")
-	}
+	script := testkit.Meshcheck(t)
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 func angle(a [3]float32, b [3]float64) float64 {
@@ -100,10 +102,7 @@ func TestOctahedralEdgeCases(t *testing.T) {
 // Why: the spec's decoder is meshcheck's oct_decode; ours must agree with it
 // value for value, not just in spirit.
 func TestDecodeNormalMatchesMeshcheck(t *testing.T) {
-	script := meshcheckPath(t)
-	if script == "" {
-		t.Skip("python3 or ../shared/tools/meshcheck.py not found")
-	}
+	script := testkit.Meshcheck(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	var pairs [][2]int16
 	for range 200 {

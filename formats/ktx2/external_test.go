@@ -20,28 +20,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
-
-// repoRoot is the repository root, two levels above this package.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
-}
-
-// sharedDir is ../shared beside the repository, skipping when absent.
-func sharedDir(t *testing.T, sub string) string {
-	t.Helper()
-	p := filepath.Join(repoRoot(t), "..", "shared", sub)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not available: %v", p, err)
-	}
-	return p
-}
 
 // sample is one file written for the external readers, with what it holds.
 type sample struct {
@@ -87,7 +71,7 @@ func writeSamples(t *testing.T, dir string) []sample {
 // verdict and summary.
 func runMeshcheck(t *testing.T, samples []sample) {
 	t.Helper()
-	tool := filepath.Join(sharedDir(t, "tools"), "meshcheck.py")
+	tool := filepath.Join(testkit.Shared(t, "tools"), "meshcheck.py")
 	if _, err := os.Stat(tool); err != nil {
 		t.Skipf("meshcheck.py not available: %v", err)
 	}
@@ -182,7 +166,7 @@ type ktxParseResult struct {
 // the installed module it skips, unless CI is set, where it fails.
 func runKTXParse(t *testing.T, samples []sample) {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "formats", "ktx2", "testdata", "node")
+	dir := filepath.Join(testkit.RepoRoot(t), "formats", "ktx2", "testdata", "node")
 	unavailable := func(why string) {
 		t.Helper()
 		if os.Getenv("CI") != "" {
@@ -296,7 +280,7 @@ func dataImage(name string) bool {
 // size and full chain, keeps its base pixels, and passes meshcheck and
 // ktx-parse.
 func TestCorpus(t *testing.T) {
-	root := sharedDir(t, filepath.Join("corpus", "gltf"))
+	root := testkit.Shared(t, filepath.Join("corpus", "gltf"))
 	var paths []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"github.com/meshcook/meshcook/formats/meshpack"
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 // exampleCatalog copies testdata/catalog/buildings.json into a temp folder
 // (tests edit it) and returns its path.
 func exampleCatalog(t *testing.T) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "catalog", "buildings.json"))
+	src, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "testdata", "catalog", "buildings.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestBakeExitCodes(t *testing.T) {
 
 // A rigged catalog bakes to an .rmpk that the reader and meshcheck accept.
 func TestBakeRigged(t *testing.T) {
-	cat := filepath.Join(repoRoot(t), "testdata", "catalog", "equipment.json")
+	cat := filepath.Join(testkit.RepoRoot(t), "testdata", "catalog", "equipment.json")
 	out := filepath.Join(t.TempDir(), "equipment.rmpk")
 	code, stdout, stderr := run(t, "bake", cat, "-o", out)
 	if code != ExitOK || strings.Contains(stderr, "usually named") {
@@ -230,7 +231,7 @@ func TestBakeSourceParts(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "skinned"), 0o755)
 	for _, f := range []string{"knight.json", "skinned/knight.gltf"} {
-		b, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "catalog", filepath.FromSlash(f)))
+		b, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "testdata", "catalog", filepath.FromSlash(f)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,10 +16,11 @@ import (
 	"github.com/meshcook/meshcook/cook"
 	"github.com/meshcook/meshcook/formats/cnb"
 	"github.com/meshcook/meshcook/formats/payload"
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 func worldProject(t testing.TB) string {
-	return filepath.Join(repoRoot(t), "testdata", "world", "meshcook.json")
+	return filepath.Join(testkit.RepoRoot(t), "testdata", "world", "meshcook.json")
 }
 
 // cookWorld cooks the testdata/world project with extra flags into a new
@@ -90,7 +91,7 @@ func TestCookWorldGolden(t *testing.T) {
 		sum := sha256.Sum256(tree[n])
 		fmt.Fprintf(&b, "%s  %s\n", hex.EncodeToString(sum[:]), n)
 	}
-	golden := filepath.Join(repoRoot(t), "testdata", "world", "golden.sha256")
+	golden := filepath.Join(testkit.RepoRoot(t), "testdata", "world", "golden.sha256")
 	if *updateDocs { // the package's -update flag
 		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
@@ -109,7 +110,7 @@ func TestCookWorldGolden(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("inspect --dump: %s", stderr)
 	}
-	goldenMeta := filepath.Join(repoRoot(t), "testdata", "world", "golden.meta.txt")
+	goldenMeta := filepath.Join(testkit.RepoRoot(t), "testdata", "world", "golden.meta.txt")
 	if *updateDocs {
 		if err := os.WriteFile(goldenMeta, []byte(dump), 0o644); err != nil {
 			t.Fatal(err)

@@ -14,9 +14,12 @@ import (
 	"time"
 
 	"github.com/meshcook/meshcook/formats/hmesh"
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
-func samplesDir(t testing.TB) string { return filepath.Join(repoRoot(t), "testdata", "samples") }
+func samplesDir(t testing.TB) string {
+	return filepath.Join(testkit.RepoRoot(t), "testdata", "samples")
+}
 
 // The README's first command works and every output passes both our own
 // validator and the independent reader written from the spec.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 // gltfFiles lists every .gltf/.glb below dir, sorted.
@@ -30,7 +32,7 @@ const unsupportedReason = "unsupported required extension"
 // Every valid corpus glTF cooks (or is refused for a documented reason),
 // and every output passes `meshcook validate` and the independent reader.
 func TestCookCorpus(t *testing.T) {
-	dir := sharedDir(t, "corpus/gltf")
+	dir := testkit.Shared(t, "corpus/gltf")
 	files := gltfFiles(t, dir)
 	if len(files) == 0 {
 		t.Fatalf("no glTF files under %s", dir)
@@ -65,7 +67,7 @@ func TestCookCorpus(t *testing.T) {
 // Every glTF under corpus/edge is cooked or rejected with exit 3 and one
 // line naming the file; never a panic, never a partial output.
 func TestCookEdgeCorpus(t *testing.T) {
-	dir := sharedDir(t, "corpus/edge")
+	dir := testkit.Shared(t, "corpus/edge")
 	files := gltfFiles(t, dir)
 	if len(files) == 0 {
 		t.Fatalf("no glTF files under %s", dir)

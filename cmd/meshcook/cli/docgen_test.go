@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/cli.md from the command tree")
@@ -16,7 +18,7 @@ func TestCLIDocs(t *testing.T) {
 	if err := WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(repoRoot(t), "docs", "cli.md")
+	p := filepath.Join(testkit.RepoRoot(t), "docs", "cli.md")
 	if *updateDocs {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {

@@ -9,28 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
-
-// repoRoot is the module root (two levels above this package).
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
-// sharedDir returns ../shared beside the repository, or skips the test
-// with a clear message when it is absent (as on a user's machine).
-func sharedDir(t testing.TB, sub string) string {
-	t.Helper()
-	d := filepath.Join(repoRoot(t), "..", "shared", sub)
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("%s not present (shared corpus/tools are only on project machines): %v", d, err)
-	}
-	return d
-}
 
 // run executes one meshcook command line in-process.
 func run(t testing.TB, args ...string) (code int, stdout, stderr string) {
@@ -47,7 +28,7 @@ func meshcheck(t *testing.T, files []string) {
 	if len(files) == 0 {
 		return
 	}
-	script := filepath.Join(sharedDir(t, "tools"), "meshcheck.py")
+	script := filepath.Join(testkit.Shared(t, "tools"), "meshcheck.py")
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not found; the independent meshcheck cannot run")

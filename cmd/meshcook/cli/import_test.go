@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/meshcook/meshcook/importer/fbx"
+	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/nwb"
 )
 
@@ -60,7 +61,7 @@ func cookOK(t *testing.T, path string) {
 
 func fbxCorpus(t *testing.T) []string {
 	t.Helper()
-	dir := sharedDir(t, filepath.Join("corpus", "fbx"))
+	dir := testkit.Shared(t, filepath.Join("corpus", "fbx"))
 	var files []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".fbx") {
@@ -103,7 +104,7 @@ func TestImportCorpusFBX(t *testing.T) {
 
 // TestImportCorpusGLTF: a few glTF/GLB sources, static and skinned.
 func TestImportCorpusGLTF(t *testing.T) {
-	dir := sharedDir(t, filepath.Join("corpus", "gltf"))
+	dir := testkit.Shared(t, filepath.Join("corpus", "gltf"))
 	tmp := t.TempDir()
 	imported := 0
 	for _, rel := range []string{
@@ -134,7 +135,7 @@ func TestImportCorpusGLTF(t *testing.T) {
 
 // TestImportGLTFSelection: a glTF node's mesh is one selectable mesh.
 func TestImportGLTFSelection(t *testing.T) {
-	src := filepath.Join(sharedDir(t, filepath.Join("corpus", "gltf")), "MeshPrimitiveModes", "MeshPrimitiveModes.gltf")
+	src := filepath.Join(testkit.Shared(t, filepath.Join("corpus", "gltf")), "MeshPrimitiveModes", "MeshPrimitiveModes.gltf")
 	if _, err := os.Stat(src); err != nil {
 		t.Skipf("%s not present", src)
 	}
@@ -206,7 +207,7 @@ func TestImportBinaryASCIIPairs(t *testing.T) {
 
 func corpusFile(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join(sharedDir(t, filepath.Join("corpus", "fbx")), filepath.FromSlash(rel))
+	p := filepath.Join(testkit.Shared(t, filepath.Join("corpus", "fbx")), filepath.FromSlash(rel))
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("%s not present: %v", p, err)
 	}
@@ -454,7 +455,7 @@ func TestImportErrors(t *testing.T) {
 // TestImportEdgeFBX: every broken corpus FBX is refused with exit 3 naming
 // the file, or imported to a canonical file; never anything else.
 func TestImportEdgeFBX(t *testing.T) {
-	dir := sharedDir(t, filepath.Join("corpus", "edge", "fbx_broken"))
+	dir := testkit.Shared(t, filepath.Join("corpus", "edge", "fbx_broken"))
 	files, _ := filepath.Glob(filepath.Join(dir, "*.fbx"))
 	tmp := t.TempDir()
 	for _, src := range files {

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 // validate and inspect read baked packs (zstd frames, found by extension).
 func TestValidateInspectMeshPack(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "buildings.smpk")
-	if code, _, stderr := run(t, "bake", filepath.Join(repoRoot(t), "testdata", "catalog", "buildings.json"), "-o", out); code != ExitOK {
+	if code, _, stderr := run(t, "bake", filepath.Join(testkit.RepoRoot(t), "testdata", "catalog", "buildings.json"), "-o", out); code != ExitOK {
 		t.Fatalf("bake: exit %d: %s", code, stderr)
 	}
 	if code, stdout, _ := run(t, "validate", out); code != ExitOK || !strings.Contains(stdout, "meshpack") {

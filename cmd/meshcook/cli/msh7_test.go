@@ -9,6 +9,7 @@ import (
 
 	"github.com/meshcook/meshcook/formats/hmesh"
 	"github.com/meshcook/meshcook/formats/msh7"
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 // Every corpus mesh (glTF and FBX) that cooks to .hmesh also cooks to one
@@ -17,7 +18,7 @@ import (
 func TestCookCorpusMSH7(t *testing.T) {
 	var files []string
 	for _, sub := range []string{"corpus/gltf", "corpus/fbx"} {
-		dir := sharedDir(t, sub)
+		dir := testkit.Shared(t, sub)
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
 				switch strings.ToLower(filepath.Ext(p)) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 // builtBinary is the meshcook binary built once per test process for the
@@ -29,7 +31,7 @@ func meshcookBinary(t *testing.T) string {
 		}
 		b.path = filepath.Join(dir, "meshcook")
 		cmd := exec.Command("go", "build", "-o", b.path, "./cmd/meshcook")
-		cmd.Dir = repoRoot(t)
+		cmd.Dir = testkit.RepoRoot(t)
 		b.out, b.err = cmd.CombinedOutput()
 	})
 	if b.err != nil {

@@ -16,15 +16,15 @@ import (
 	"strings"
 	"testing"
 
-	qgltf "github.com/qmuntal/gltf"
-	"github.com/qmuntal/gltf/modeler"
-
 	"github.com/meshcook/meshcook/cook"
 	"github.com/meshcook/meshcook/formats/hanim"
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/hmesh"
 	"github.com/meshcook/meshcook/formats/ktx2"
+	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/mesh"
+	qgltf "github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
 )
 
 // deformCorpus are the skinned, morphing, animated and textured corpus
@@ -71,7 +71,7 @@ func cookDeformCorpus(t *testing.T, dir, out string) cook.Report {
 // values; a second cook writes identical bytes. Cooked once, checked by
 // subtests (FlightHelmet's textures are the slow part).
 func TestCookSkinsClipsTextures(t *testing.T) {
-	dir := sharedDir(t, "corpus/gltf")
+	dir := testkit.Shared(t, "corpus/gltf")
 	out := t.TempDir()
 	rep := cookDeformCorpus(t, dir, out)
 
@@ -562,7 +562,7 @@ func ktxParse(t *testing.T, files []string) {
 	if len(files) == 0 {
 		t.Fatal("no .ktx2 written")
 	}
-	nodeDir := filepath.Join(repoRoot(t), "formats", "ktx2", "testdata", "node")
+	nodeDir := filepath.Join(testkit.RepoRoot(t), "formats", "ktx2", "testdata", "node")
 	unavailable := func(why string) {
 		t.Helper()
 		if os.Getenv("CI") != "" {
