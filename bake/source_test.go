@@ -20,6 +20,7 @@ import (
 	"github.com/meshcook/meshcook/formats/meshpack"
 	"github.com/meshcook/meshcook/importer/fbx"
 	gltfimport "github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -221,30 +222,24 @@ func TestBakeSourceParts(t *testing.T) {
 	if err != nil || !bytes.Equal(again, b) {
 		t.Fatalf("second bake differs (%v)", err)
 	}
-	meshcheckPack(t, b, len(p.Entries), rep.TrianglesAfter)
+	meshcheckPack(t, "pack.rmpk", b, len(p.Entries), rep.TrianglesAfter)
 	t.Logf("knight catalog: %d → %d triangles, %d from source meshes", rep.TrianglesBefore, rep.TrianglesAfter, rep.SourceTriangles)
 }
 
-// meshcheckPack runs tools/meshcheck.py over pack bytes and checks its
-// entry and triangle counts; skips without the script, python3 or zstd.
-func meshcheckPack(t *testing.T, pack []byte, entries, triangles int) {
+// meshcheckPack writes pack bytes to a file called name, runs
+// tools/meshcheck.py over it and checks its entry and triangle counts;
+// skips without the script, python3 or zstd.
+func meshcheckPack(t *testing.T, name string, pack []byte, entries, triangles int) {
 	t.Helper()
-	script := filepath.Join("..", "..", "shared", "tools", "meshcheck.py")
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("%s not present (shared tools are only on project machines)", script)
-	}
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not found")
-	}
+	script := testkit.Meshcheck(t)
 	if _, err := exec.LookPath("zstd"); err != nil {
 		t.Skip("zstd command not found; meshcheck needs it for packs (apt-get install zstd)")
 	}
-	out := filepath.Join(t.TempDir(), "pack.rmpk")
+	out := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(out, pack, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := exec.Command(py, script, "--json", out).Output()
+	res, err := exec.Command("python3", script, "--json", out).Output()
 	var r struct {
 		OK        bool `json:"ok"`
 		Entries   int  `json:"entries"`
@@ -469,7 +464,7 @@ func TestCorpusSourceParts(t *testing.T) {
 	if again, _, err := Bake(context.Background(), cat, DefaultOptions()); err != nil || !bytes.Equal(again, b) {
 		t.Errorf("second bake differs (%v)", err)
 	}
-	meshcheckPack(t, b, len(p.Entries), rep.TrianglesAfter)
+	meshcheckPack(t, "pack.rmpk", b, len(p.Entries), rep.TrianglesAfter)
 }
 
 // The report lists the files a bake read besides the catalog: each source
