@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -452,13 +453,7 @@ func golden(t *testing.T, name string, got []byte) {
 // on the files, skipping when python3 or the script is missing.
 func meshcheck(t *testing.T, files map[string][]byte) {
 	t.Helper()
-	script := filepath.Join("..", "..", "..", "shared", "tools", "meshcheck.py")
-	if _, err := os.Stat(script); err != nil {
-		t.Skip("meshcheck.py not found beside the repository")
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found")
-	}
+	script := testkit.Meshcheck(t)
 	dir := t.TempDir()
 	args := []string{script, "--json"}
 	for name, b := range files {

@@ -13,6 +13,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 // tri is a one-triangle static entry with distinct values in every field.
@@ -232,14 +234,7 @@ func TestDecompressLimit(t *testing.T) {
 // The independent checker accepts what Marshal writes (compressed via the
 // zstd command, and raw).
 func TestMeshcheckAcceptsPacks(t *testing.T) {
-	script := filepath.Join("..", "..", "..", "shared", "tools", "meshcheck.py")
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("%s not present (shared tools are only on project machines)", script)
-	}
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not found")
-	}
+	script := testkit.Meshcheck(t)
 	if _, err := exec.LookPath("zstd"); err != nil {
 		t.Skip("zstd command not found; meshcheck needs it for compressed packs")
 	}
@@ -253,7 +248,7 @@ func TestMeshcheckAcceptsPacks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, _ := exec.Command(py, append([]string{script, "--json"}, paths...)...).Output()
+	out, _ := exec.Command("python3", append([]string{script, "--json"}, paths...)...).Output()
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) != len(paths) {
 		t.Fatalf("meshcheck output:\n%s", out)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -100,29 +101,16 @@ func mustEncode(t testing.TB, f *File) []byte {
 	return b
 }
 
-// meshcheckPath is tools/meshcheck.py in the shared folder beside the
-// repository root (formats/msh7 is two levels below the root).
-func meshcheckPath() string {
-	return filepath.Join("..", "..", "..", "shared", "tools", "meshcheck.py")
-}
-
 // meshcheck runs the independent checker on b and returns its output and
 // whether it passed; it skips the test when python3 or the tool is absent.
 func meshcheck(t *testing.T, b []byte) (string, bool) {
 	t.Helper()
-	tool := meshcheckPath()
-	if _, err := os.Stat(tool); err != nil {
-		t.Skipf("meshcheck not available at %s: %v", tool, err)
-	}
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not on PATH; meshcheck not run")
-	}
+	tool := testkit.Meshcheck(t)
 	p := filepath.Join(t.TempDir(), "mesh.msh7")
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(py, tool, p).CombinedOutput()
+	out, err := exec.Command("python3", tool, p).CombinedOutput()
 	return strings.TrimSpace(string(out)), err == nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/meshlet"
 )
@@ -82,15 +83,8 @@ func TestMeshcheckBuiltFiles(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	tool := meshcheckPath()
-	if _, err := os.Stat(tool); err != nil {
-		t.Skipf("meshcheck not available at %s: %v", tool, err)
-	}
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not on PATH; meshcheck not run")
-	}
-	out, err := exec.Command(py, append([]string{tool, "--json"}, paths...)...).Output()
+	tool := testkit.Meshcheck(t)
+	out, err := exec.Command("python3", append([]string{tool, "--json"}, paths...)...).Output()
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	n := 0
 	for sc.Scan() {
