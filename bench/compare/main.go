@@ -5,8 +5,10 @@
 //
 // Every number for both tools is computed by the same Go code from each
 // tool's own output (meshlets, bounds, index buffers); times are medians of
-// several runs after a warm-up, meshcook's on one core (GOMAXPROCS=1)
-// unless the column says -j 2.
+// several runs after the same number of warm-up runs for both tools, with
+// each tool's garbage collector settled before every timed run, meshcook's
+// on one core (GOMAXPROCS=1) unless the column says -j 2. Meshlet times
+// alternate the two tools over several rounds (see README.md).
 package main
 
 import (
@@ -46,6 +48,8 @@ type config struct {
 	corpus string
 	dir    string // this folder (for meshopt.mjs and node_modules)
 	runs   int
+	warmup int // untimed runs before the timed ones, for both tools
+	rounds int // meshlets: alternating rounds of both tools' measurements
 	quick  bool
 	only   string
 	mesh   string // run only the mesh of this name
@@ -62,6 +66,8 @@ func run(args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.corpus, "corpus", "../shared/corpus", "shared corpus folder")
 	fs.StringVar(&cfg.dir, "dir", "bench/compare", "folder holding meshopt.mjs and its node_modules")
 	fs.IntVar(&cfg.runs, "runs", 5, "timed runs per measurement (median reported)")
+	fs.IntVar(&cfg.warmup, "warmup", 2, "untimed warm-up runs before the timed ones (both tools)")
+	fs.IntVar(&cfg.rounds, "rounds", 3, "meshlets: rounds alternating meshcook's and meshoptimizer's measurements (median round reported)")
 	fs.BoolVar(&cfg.quick, "quick", false, "skip the generated ~1M-triangle mesh")
 	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache or simplify")
 	fs.StringVar(&cfg.mesh, "mesh", "", "run one mesh: bunny, FlightHelmet or bunny-sub4")
@@ -70,6 +76,9 @@ func run(args []string, stdout io.Writer) error {
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of this process (meshcook's side and the metrics) to `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if cfg.runs < 1 || cfg.warmup < 0 || cfg.rounds < 1 {
+		return fmt.Errorf("-runs %d, -warmup %d, -rounds %d: need runs >= 1, warmup >= 0, rounds >= 1", cfg.runs, cfg.warmup, cfg.rounds)
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -95,8 +104,8 @@ func run(args []string, stdout io.Writer) error {
 	}
 	defer os.RemoveAll(tmp)
 
-	fmt.Fprintf(stdout, "meshcook vs meshoptimizer 1.3.0 (WASM, node %s); %s, %d CPUs; median of %d runs\n\n",
-		nodeVersion(), runtime.Version(), runtime.NumCPU(), cfg.runs)
+	fmt.Fprintf(stdout, "meshcook vs meshoptimizer 1.3.0 (WASM, node %s, %s); %s, %d CPUs; median of %d runs after %d warm-up runs\n\n",
+		nodeVersion(), strings.Join(nodeFlags, " "), runtime.Version(), runtime.NumCPU(), cfg.runs, cfg.warmup)
 	sections := []struct {
 		name string
 		fn   func(config, []*benchMesh, string, io.Writer) error
@@ -154,13 +163,11 @@ func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 				}
 				prev := runtime.GOMAXPROCS(1)
 				var simpErr error
-				cpu0 := cpuTime()
-				res, ms := median(cfg.runs, func() simplify.Result {
+				res, ms, cpuMS := median(cfg, func() simplify.Result {
 					r, err := simplify.Simplify(m.indices, m.positions, attrs, opts)
 					simpErr = err
 					return r
 				})
-				cpuMS := float64((cpuTime() - cpu0).Microseconds()) / 1000 / float64(cfg.runs+1)
 				runtime.GOMAXPROCS(prev)
 				if simpErr != nil {
 					return fmt.Errorf("%s: meshcook simplify: %w", m.name, simpErr)
@@ -206,7 +213,7 @@ func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 
 // cpuTime is the user+system CPU time this process has used so far: under
 // load from other processes it tracks meshcook's own work better than wall
-// time (the -cpu ms column; the mean over the warm-up and timed runs).
+// time (the cpu ms column: the mean over the timed runs).
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -252,25 +259,43 @@ func loadMeshes(cfg config) ([]*benchMesh, error) {
 	return meshes, nil
 }
 
-// median runs fn once to warm up, then runs times, and returns the median
-// wall time in ms and the last result.
-func median[T any](runs int, fn func() T) (T, float64) {
-	res := fn()
-	ms := make([]float64, runs)
+// median runs fn cfg.warmup times untimed, then cfg.runs times, each
+// after a forced garbage collection (outside the timing, so that no run
+// pays for an earlier run's garbage; meshopt.mjs does the same with
+// node's gc()), and returns the last result, the median wall time in ms
+// and the mean CPU time of the timed runs in ms.
+func median[T any](cfg config, fn func() T) (T, float64, float64) {
+	var res T
+	for range cfg.warmup {
+		res = fn()
+	}
+	ms := make([]float64, cfg.runs)
+	var cpu time.Duration
 	for i := range ms {
+		runtime.GC()
+		c0 := cpuTime()
 		t0 := time.Now()
 		res = fn()
 		ms[i] = float64(time.Since(t0).Microseconds()) / 1000
+		cpu += cpuTime() - c0
 	}
 	sort.Float64s(ms)
-	return res, ms[len(ms)/2]
+	return res, ms[len(ms)/2], float64(cpu.Microseconds()) / 1000 / float64(cfg.runs)
 }
+
+// nodeFlags are node's flags for meshopt.mjs: gc() for settling the
+// collector before each timed run, and the optimising compiler for every
+// WASM function from the start instead of baseline code that tiers up
+// while the runs are timed (measured on FlightHelmet: the run after one
+// warm-up took 71-82 ms against 63 ms later without the flag).
+var nodeFlags = []string{"--expose-gc", "--no-liftoff"}
 
 // meshopt runs one meshopt.mjs operation and returns its JSON line and the
 // bytes it wrote.
 func meshopt(cfg config, meshPath, outPath string, op ...string) (map[string]float64, []byte, error) {
-	cmd := exec.Command("node", append([]string{filepath.Join(cfg.dir, "meshopt.mjs"), meshPath, outPath}, op...)...)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("BENCH_RUNS=%d", cfg.runs))
+	args := append(append(slices.Clone(nodeFlags), filepath.Join(cfg.dir, "meshopt.mjs"), meshPath, outPath), op...)
+	cmd := exec.Command("node", args...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("BENCH_RUNS=%d", cfg.runs), fmt.Sprintf("BENCH_WARMUP=%d", cfg.warmup))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -475,6 +500,13 @@ func ratio(a, b float64) string {
 	return fmt.Sprintf("%.3f", a/b)
 }
 
+// middle is the median of xs (the upper one of an even count).
+func middle(xs []float64) float64 {
+	xs = slices.Clone(xs)
+	sort.Float64s(xs)
+	return xs[len(xs)/2]
+}
+
 func compareMeshlets(cfg config, meshes []*benchMesh, tmp string, w io.Writer) error {
 	opts := meshlet.DefaultOptions() // 64 / 124, cone weight 0.25
 	fmt.Fprintf(w, "## Meshlets (%d/%d, cone weight %g)\n\n", opts.MaxVertices, opts.MaxTriangles, opts.ConeWeight)
@@ -485,27 +517,51 @@ func compareMeshlets(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 		if err := writeMeshBin(meshPath, m); err != nil {
 			return err
 		}
-		prev := runtime.GOMAXPROCS(1)
-		var buildErr error
-		res, ms1 := median(cfg.runs, func() meshlet.Result {
-			r, err := meshlet.Build(m.indices, m.positions, opts)
-			buildErr = err
-			return r
-		})
-		if buildErr != nil {
-			runtime.GOMAXPROCS(prev)
-			return fmt.Errorf("%s: meshcook build: %w", m.name, buildErr)
+		// Rounds alternate the two tools so that both see the same load
+		// from other processes; the ratio is the median of the rounds'
+		// ratios (times: the median round of each tool).
+		var res meshlet.Result
+		var ms1s, ms2s, theirMS, r1, r2 []float64
+		var b []byte
+		for round := range cfg.rounds {
+			var ms1, ms2, theirs float64
+			ourSide := func() error {
+				prev := runtime.GOMAXPROCS(1)
+				defer runtime.GOMAXPROCS(prev)
+				var buildErr error
+				res, ms1, _ = median(cfg, func() meshlet.Result {
+					r, err := meshlet.Build(m.indices, m.positions, opts)
+					buildErr = err
+					return r
+				})
+				if buildErr != nil {
+					return fmt.Errorf("%s: meshcook build: %w", m.name, buildErr)
+				}
+				runtime.GOMAXPROCS(2)
+				_, ms2, _ = median(cfg, func() meshlet.Result { r, _ := meshlet.Build(m.indices, m.positions, opts); return r })
+				return nil
+			}
+			theirSide := func() error {
+				info, out, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".meshlets"), "meshlets",
+					fmt.Sprint(opts.MaxVertices), fmt.Sprint(opts.MaxTriangles), fmt.Sprint(opts.ConeWeight))
+				b, theirs = out, info["ms"]
+				return err
+			}
+			// Each tool goes first in every other round.
+			first, second := ourSide, theirSide
+			if round%2 == 1 {
+				first, second = theirSide, ourSide
+			}
+			if err := first(); err != nil {
+				return err
+			}
+			if err := second(); err != nil {
+				return err
+			}
+			ms1s, ms2s, theirMS = append(ms1s, ms1), append(ms2s, ms2), append(theirMS, theirs)
+			r1, r2 = append(r1, ms1/theirs), append(r2, ms2/theirs)
 		}
-		runtime.GOMAXPROCS(2)
-		_, ms2 := median(cfg.runs, func() meshlet.Result { r, _ := meshlet.Build(m.indices, m.positions, opts); return r })
-		runtime.GOMAXPROCS(prev)
 		ours := fromMeshcook(res, meshlet.ComputeAllBounds(res, m.positions))
-
-		info, b, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".meshlets"), "meshlets",
-			fmt.Sprint(opts.MaxVertices), fmt.Sprint(opts.MaxTriangles), fmt.Sprint(opts.ConeWeight))
-		if err != nil {
-			return err
-		}
 		theirs, err := fromMeshopt(b)
 		if err != nil {
 			return err
@@ -514,12 +570,12 @@ func compareMeshlets(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.2f\t%.2f\t%.5g\t%.4f\t%.1f\t%s\t%v\t\n", m.name, len(m.indices)/3, tool,
 				s.count, mean(s.tris), mean(s.verts), meanF(s.radius), culledFraction(s), ms, ms2, coversExactly(s, m.indices))
 		}
-		row("meshcook", ours, ms1, fmt.Sprintf("%.1f", ms2))
-		row("meshopt", theirs, info["ms"], "-")
+		row("meshcook", ours, middle(ms1s), fmt.Sprintf("%.1f", middle(ms2s)))
+		row("meshopt", theirs, middle(theirMS), "-")
 		fmt.Fprintf(tw, "%s\t\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\n", m.name, "ratio",
 			ratio(float64(ours.count), float64(theirs.count)), ratio(mean(ours.tris), mean(theirs.tris)),
 			ratio(mean(ours.verts), mean(theirs.verts)), ratio(meanF(ours.radius), meanF(theirs.radius)),
-			ratio(culledFraction(ours), culledFraction(theirs)), ratio(ms1, info["ms"]), ratio(ms2, info["ms"]))
+			ratio(culledFraction(ours), culledFraction(theirs)), fmt.Sprintf("%.3f", middle(r1)), fmt.Sprintf("%.3f", middle(r2)))
 	}
 	return tw.Flush()
 }
@@ -544,7 +600,7 @@ func compareVcache(cfg config, meshes []*benchMesh, tmp string, w io.Writer) err
 		}
 		vc := len(m.positions)
 		prev := runtime.GOMAXPROCS(1)
-		ours, ms := median(cfg.runs, func() []uint32 { return meshlet.OptimizeVertexCache(shuffled.indices, vc) })
+		ours, ms, _ := median(cfg, func() []uint32 { return meshlet.OptimizeVertexCache(shuffled.indices, vc) })
 		runtime.GOMAXPROCS(prev)
 		info, b, err := meshopt(cfg, meshPath, filepath.Join(tmp, m.name+".vcache"), "vcache")
 		if err != nil {

@@ -8,7 +8,9 @@
 //        vcache                      → reordered indices
 //        simplify TARGET_IC ERROR    → simplified indices + error
 //        simplify-attr TARGET_IC ERROR WEIGHT → the same, with normals weighted as attributes
-// Prints one JSON line with the median time in ms (after one warm-up run).
+// Prints one JSON line with the median time in ms of BENCH_RUNS timed runs,
+// after BENCH_WARMUP untimed ones (node must run with --expose-gc: the
+// garbage collector is settled before every run, as the Go side does).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { MeshoptClusterizer, MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 
@@ -24,12 +26,20 @@ const nOff = buf.byteOffset + 8 + vc * 12 + ic * 4;
 const normals = buf.byteLength >= 8 + vc * 24 + ic * 4 ? new Float32Array(buf.buffer.slice(nOff, nOff + vc * 12)) : null;
 
 const RUNS = Number(process.env.BENCH_RUNS || 5);
+const WARMUP = Number(process.env.BENCH_WARMUP || 2);
+const settle = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 
 function timed(fn) {
-	fn(); // warm-up: compiles the WASM paths
+	// Warm-up: the first call compiles the WASM paths it reaches, and one
+	// run alone can leave the next slower (measured: 63 ms runs after a
+	// 71-82 ms second one on FlightHelmet).
+	for (let i = 0; i < WARMUP; i++) {
+		fn();
+	}
 	const ms = [];
 	let result;
 	for (let i = 0; i < RUNS; i++) {
+		settle();
 		const t0 = process.hrtime.bigint();
 		result = fn();
 		ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
