@@ -3,6 +3,8 @@ package simplify
 import (
 	"math"
 	"slices"
+
+	"github.com/meshcook/meshcook/internal/par"
 )
 
 // collapseTo runs collapse passes until the result holds at most target
@@ -18,7 +20,6 @@ func (s *state) collapseTo(target int) {
 		if len(s.coll) == 0 {
 			return
 		}
-		s.rankCollapses()
 		s.sortCollapses()
 		// Deferrals (see tolerance.go): a pass that deferred every
 		// candidate retries with its goal raised to the first quarter of the
@@ -54,16 +55,46 @@ func (s *state) deferredFloor() float64 {
 // isLoopKind reports kinds whose edges are constrained to their loop.
 func isLoopKind(k uint8) bool { return k == kindBorder || k == kindSeam }
 
-// pickCollapses lists every edge that may collapse in at least one direction.
+// kPickChunk is how many triangles one goroutine lists and ranks the
+// candidate edges of at a time.
+const kPickChunk = 4096
+
+// pickCollapses lists every edge that may collapse in at least one
+// direction, in triangle order, with its error and direction (see
+// rankRange). Chunks of triangles run on up to GOMAXPROCS goroutines into
+// their own lists, joined in chunk order: the same result as one
+// goroutine. Ranking is independent per candidate (each owns its corner's
+// edge cache and reads state that does not change meanwhile).
 func (s *state) pickCollapses() {
+	tris := len(s.result) / 3
+	chunks := (tris + kPickChunk - 1) / kPickChunk
+	for len(s.chunkColl) < chunks {
+		s.chunkColl = append(s.chunkColl, nil)
+	}
+	par.Ranges(tris, kPickChunk, func(k, lo, hi int) {
+		list := s.pickRange(s.chunkColl[k][:0], 3*lo, 3*hi)
+		s.rankRange(list)
+		s.chunkColl[k] = list
+	})
+	total := 0
+	for _, l := range s.chunkColl[:chunks] {
+		total += len(l)
+	}
+	s.coll = slices.Grow(s.coll[:0], total)
+	for _, l := range s.chunkColl[:chunks] {
+		s.coll = append(s.coll, l...)
+	}
+}
+
+// pickRange appends the candidates of result[lo:hi] to list.
+func (s *state) pickRange(list []collapse, lo, hi int) []collapse {
 	tris := s.result
-	if s.coll == nil {
+	if list == nil {
 		// About one candidate per edge, half the corners on a closed mesh:
 		// allocate once instead of growing through the first pass.
-		s.coll = make([]collapse, 0, len(tris)/2+16)
+		list = make([]collapse, 0, (hi-lo)/2+16)
 	}
-	s.coll = s.coll[:0]
-	for t := 0; t+2 < len(tris); t += 3 {
+	for t := lo; t+2 < hi; t += 3 {
 		v := [4]uint32{tris[t], tris[t+1], tris[t+2], tris[t]}
 		for e := 0; e < 3; e++ {
 			i0, i1 := v[e], v[e+1]
@@ -91,14 +122,15 @@ func (s *state) pickCollapses() {
 			corner := uint32(t + e)
 			switch rule & (ruleForward | ruleBackward) {
 			case ruleForward | ruleBackward:
-				s.coll = append(s.coll, collapse{v0: i0, v1: i1, corner: corner, bidi: true})
+				list = append(list, collapse{v0: i0, v1: i1, corner: corner, bidi: true})
 			case ruleForward:
-				s.coll = append(s.coll, collapse{v0: i0, v1: i1, corner: corner})
+				list = append(list, collapse{v0: i0, v1: i1, corner: corner})
 			default:
-				s.coll = append(s.coll, collapse{v0: i1, v1: i0, corner: corner})
+				list = append(list, collapse{v0: i1, v1: i0, corner: corner})
 			}
 		}
 	}
+	return list
 }
 
 // Edge rule bits, by the kinds of an edge's two ends (edgeRules).
@@ -197,10 +229,10 @@ func (s *state) cachedError(i0, i1 uint32, q *float64, ver *uint32) float64 {
 	return *q
 }
 
-// rankCollapses computes each candidate's error and picks its direction.
-func (s *state) rankCollapses() {
-	for i := range s.coll {
-		c := &s.coll[i]
+// rankRange computes each candidate's error and picks its direction.
+func (s *state) rankRange(list []collapse) {
+	for i := range list {
+		c := &list[i]
 		ec := &s.ecache[c.corner]
 		if ec.v0 != c.v0 || ec.v1 != c.v1 {
 			*ec = edgeCache{v0: c.v0, v1: c.v1}
@@ -558,8 +590,36 @@ func remapLoop(loop, cremap, remap, qver []uint32) {
 }
 
 // remapResult rewrites the triangles and drops the ones that collapsed.
+// Chunks of triangles compact in place on up to GOMAXPROCS goroutines
+// (each writes only its own range), then slide down in chunk order.
 func (s *state) remapResult() {
-	tris := s.result
+	tris := len(s.result) / 3
+	chunks := (tris + kPickChunk - 1) / kPickChunk
+	if cap(s.chunkKept) < chunks {
+		s.chunkKept = make([]int, chunks)
+	}
+	kept := s.chunkKept[:chunks]
+	par.Ranges(tris, kPickChunk, func(k, lo, hi int) {
+		kept[k] = s.remapRange(3*lo, 3*hi)
+	})
+	w := 0
+	for k, n := range kept {
+		lo := 3 * k * kPickChunk
+		if w != lo {
+			copy(s.result[w:w+n], s.result[lo:lo+n])
+			copy(s.ecache[w:w+n], s.ecache[lo:lo+n])
+		}
+		w += n
+	}
+	s.result = s.result[:w]
+	s.ecache = s.ecache[:w]
+}
+
+// remapRange compacts the surviving triangles of result[lo:hi] to its
+// start and returns how many indices they hold.
+func (s *state) remapRange(lo, hi int) int {
+	tris := s.result[lo:hi]
+	ec := s.ecache[lo:hi]
 	w := 0
 	for t := 0; t+2 < len(tris); t += 3 {
 		a, b, c := s.cremap[tris[t]], s.cremap[tris[t+1]], s.cremap[tris[t+2]]
@@ -568,9 +628,8 @@ func (s *state) remapResult() {
 			continue
 		}
 		tris[w], tris[w+1], tris[w+2] = a, b, c
-		copy(s.ecache[w:w+3], s.ecache[t:t+3])
+		copy(ec[w:w+3], ec[t:t+3])
 		w += 3
 	}
-	s.result = tris[:w]
-	s.ecache = s.ecache[:w]
+	return w
 }

@@ -198,8 +198,8 @@ func Scale(indices []uint32, positions [][3]float32) float32 {
 			continue
 		}
 		for j, x := range positions[v] {
-			lo[j] = math.Min(lo[j], float64(x))
-			hi[j] = math.Max(hi[j], float64(x))
+			lo[j] = min(lo[j], float64(x))
+			hi[j] = max(hi[j], float64(x))
 		}
 	}
 	ext := 0.0

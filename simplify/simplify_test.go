@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -428,6 +429,39 @@ func TestSimplifyDeterministic(t *testing.T) {
 		b := mustSimplify(t, m, opts)
 		if !slices.Equal(a.Indices, b.Indices) || a.Error != b.Error {
 			t.Fatal("results differ between runs")
+		}
+	}
+}
+
+// Candidates are listed and ranked in chunks on up to GOMAXPROCS
+// goroutines; a mesh of several chunks must simplify to the same bytes on
+// one goroutine as on many (run under -race, this also checks that the
+// chunks share no writes).
+func TestSimplifySameForEveryGOMAXPROCS(t *testing.T) {
+	m := sphere(90, 120) // 23760 triangles: six pick chunks
+	if n := len(m.idx) / 3; n <= 4*kPickChunk {
+		t.Fatalf("test mesh has %d triangles, want more than %d", n, 4*kPickChunk)
+	}
+	opts := Options{TargetIndexCount: len(m.idx) / 10 / 3 * 3, TargetError: 1, AttributeWeights: Weights{Normal: 0.5}}
+	run := func(procs int) (Result, []Level) {
+		prev := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(prev)
+		levels, err := Chain(m.idx, m.pos, m.attrs, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mustSimplify(t, m, opts), levels
+	}
+	r1, l1 := run(1)
+	for _, procs := range []int{2, 5} {
+		r, l := run(procs)
+		if !slices.Equal(r.Indices, r1.Indices) || r.Error != r1.Error {
+			t.Fatalf("GOMAXPROCS %d: Simplify differs from GOMAXPROCS 1", procs)
+		}
+		for i := range l {
+			if !slices.Equal(l[i].Indices, l1[i].Indices) || l[i].Error != l1[i].Error {
+				t.Fatalf("GOMAXPROCS %d: Chain level %d differs from GOMAXPROCS 1", procs, i)
+			}
 		}
 	}
 }

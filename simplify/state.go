@@ -1,6 +1,10 @@
 package simplify
 
-import "math"
+import (
+	"math"
+
+	"github.com/meshcook/meshcook/internal/par"
+)
 
 // Vertex kinds decide which collapses are allowed (see canCollapse).
 const (
@@ -13,6 +17,10 @@ const (
 
 // noVertex marks an absent loop link.
 const noVertex = ^uint32(0)
+
+// kQuadricChunk is how many triangles one goroutine computes the quadrics
+// of at a time.
+const kQuadricChunk = 4096
 
 // Tuned constants (tuned on grids, spheres and seamed cylinders so that
 // borders and seams stay put while flat interiors collapse freely).
@@ -121,21 +129,23 @@ type state struct {
 	limit   float64 // squared error limit
 
 	// per-pass scratch
-	adjOff  []uint32
-	adj     []halfEdge
-	coll    []collapse
-	order   []uint32
-	keys    []uint64 // sort scratch: key<<32 | candidate index
-	keysTmp []uint64
-	cremap  []uint32
-	ccur    []uint32 // per class: its class after this pass's collapses so far
-	clock   []bool
-	mark    []uint32
-	gen     uint32
-	opp     []uint32
-	fanX    []uint32    // validBound: the fan vertices with a midpoint distance
-	ecache  []edgeCache // per corner of result (see edgeCache)
-	qver    []uint32    // per class: bumped when collapseError inputs change
+	adjOff    []uint32
+	adj       []halfEdge
+	coll      []collapse
+	chunkColl [][]collapse // pickCollapses: one candidate list per chunk
+	chunkKept []int        // remapResult: surviving indices per chunk
+	order     []uint32
+	keys      []uint64 // sort scratch: key<<32 | candidate index
+	keysTmp   []uint64
+	cremap    []uint32
+	ccur      []uint32 // per class: its class after this pass's collapses so far
+	clock     []bool
+	mark      []uint32
+	gen       uint32
+	opp       []uint32
+	fanX      []uint32    // validBound: the fan vertices with a midpoint distance
+	ecache    []edgeCache // per corner of result (see edgeCache)
+	qver      []uint32    // per class: bumped when collapseError inputs change
 
 	// tolerance bounds (see tolerance.go)
 	tl        []tolerance // per class (see tolerance.go)
@@ -143,6 +153,7 @@ type state struct {
 	deferred  []float64   // costs of the collapses this pass deferred
 	nextFloor float64     // goal floor for the next pass
 	removed   int         // triangles the last pass removed
+	dbgVB     int
 }
 
 // newState prepares positions, topology, vertex kinds and quadrics. Input
@@ -198,8 +209,8 @@ func (s *state) normalize(positions [][3]float32) {
 			continue
 		}
 		for j := range 3 {
-			lo[j] = math.Min(lo[j], float64(p[j]))
-			hi[j] = math.Max(hi[j], float64(p[j]))
+			lo[j] = min(lo[j], float64(p[j]))
+			hi[j] = max(hi[j], float64(p[j]))
 		}
 	}
 	ext := 0.0
@@ -447,13 +458,26 @@ func (s *state) setupAttributes(attrs Attributes, w Weights) {
 func (s *state) fillQuadrics() {
 	s.vq = make([]quadric, s.n)
 	tris := s.result
-	for t := 0; t+2 < len(tris); t += 3 {
-		a, b, c := tris[t], tris[t+1], tris[t+2]
-		var q quadric
-		q.addTriangle(s.pos[a], s.pos[b], s.pos[c])
-		s.vq[s.remap[a]].add(&q)
-		s.vq[s.remap[b]].add(&q)
-		s.vq[s.remap[c]].add(&q)
+	// Each triangle's quadrics are computed on up to GOMAXPROCS goroutines,
+	// then summed into its vertices in triangle order on one: the sums are
+	// the same whatever the goroutine count.
+	k := s.k
+	face := make([]quadric, len(tris)/3)
+	var ag []gradient
+	if k > 0 {
+		ag = make([]gradient, len(tris)/3*k)
+	}
+	par.Ranges(len(face), kQuadricChunk, func(_, lo, hi int) {
+		for f := lo; f < hi; f++ {
+			a, b, c := tris[3*f], tris[3*f+1], tris[3*f+2]
+			face[f].addTriangle(s.pos[a], s.pos[b], s.pos[c])
+		}
+	})
+	for f := range face {
+		a, b, c := tris[3*f], tris[3*f+1], tris[3*f+2]
+		s.vq[s.remap[a]].add(&face[f])
+		s.vq[s.remap[b]].add(&face[f])
+		s.vq[s.remap[c]].add(&face[f])
 	}
 	for t := 0; t+2 < len(tris); t += 3 {
 		for e := range 3 {
@@ -482,20 +506,24 @@ func (s *state) fillQuadrics() {
 			s.vq[s.remap[i1]].add(&q)
 		}
 	}
-	if s.k == 0 {
+	if k == 0 {
 		return
 	}
-	k := s.k
 	s.aq = make([]quadric, s.n)
 	s.ag = make([]gradient, s.n*k)
-	g := make([]gradient, k)
-	for t := 0; t+2 < len(tris); t += 3 {
+	par.Ranges(len(face), kQuadricChunk, func(_, lo, hi int) {
+		for f := lo; f < hi; f++ {
+			a, b, c := tris[3*f], tris[3*f+1], tris[3*f+2]
+			attributeQuadric(&face[f], ag[f*k:(f+1)*k], s.pos[a], s.pos[b], s.pos[c],
+				s.attr[int(a)*k:int(a+1)*k], s.attr[int(b)*k:int(b+1)*k], s.attr[int(c)*k:int(c+1)*k])
+		}
+	})
+	for f := range face {
+		t := 3 * f
 		a, b, c := tris[t], tris[t+1], tris[t+2]
-		var q quadric
-		attributeQuadric(&q, g, s.pos[a], s.pos[b], s.pos[c],
-			s.attr[int(a)*k:int(a+1)*k], s.attr[int(b)*k:int(b+1)*k], s.attr[int(c)*k:int(c+1)*k])
+		q, g := &face[f], ag[f*k:(f+1)*k]
 		for _, v := range [3]uint32{a, b, c} {
-			s.aq[v].add(&q)
+			s.aq[v].add(q)
 			dst := s.ag[int(v)*k : int(v+1)*k]
 			for j := range dst {
 				dst[j].gx += g[j].gx
