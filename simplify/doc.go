@@ -111,7 +111,15 @@
 //
 // Determinism. Every loop runs in index order, maps are only used for
 // lookups, and the sort is stable, so the same input and options give the
-// same output on every run. Arithmetic is float64 without explicit fusing;
+// same output on every run. Work that is independent per item runs in
+// chunks on up to GOMAXPROCS goroutines (internal/par): listing and
+// ranking candidate edges (each owns its corner's edge cache and reads
+// nothing that changes meanwhile), face quadrics (summed into vertices in
+// triangle order on one goroutine afterwards) and compacting the result
+// (chunks compact in place, then slide down in chunk order). The rest,
+// committing collapses in rank order, is sequential. Output bytes are the
+// same for every GOMAXPROCS (TestSimplifySameForEveryGOMAXPROCS, which
+// also runs under -race). Arithmetic is float64 without explicit fusing;
 // architectures where the Go compiler fuses multiply-adds (arm64, ppc64,
 // s390x) may rank near-ties differently from amd64.
 package simplify
