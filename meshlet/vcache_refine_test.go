@@ -1,0 +1,186 @@
+package meshlet
+
+import (
+	"math/rand"
+	"reflect"
+	"testing"
+)
+
+// newTestRefiner sets up a refiner on indices as refineVertexCache does.
+func newTestRefiner(indices []uint32, vertexCount int) *vcacheRefiner {
+	n := len(indices) / 3
+	r := &vcacheRefiner{
+		tris:  make([][3]uint32, n),
+		miss:  make([]uint8, n),
+		at:    make([]uint32, n+1),
+		stamp: make([]uint64, vertexCount),
+		clock: 2 * vcacheSize,
+	}
+	for t := range r.tris {
+		r.tris[t] = [3]uint32{indices[3*t], indices[3*t+1], indices[3*t+2]}
+	}
+	r.rebuild()
+	return r
+}
+
+func (r *vcacheRefiner) indices() []uint32 {
+	out := make([]uint32, 0, 3*len(r.tris))
+	for _, t := range r.tris {
+		out = append(out, t[0], t[1], t[2])
+	}
+	return out
+}
+
+// checkRefinerBookkeeping compares the per-position misses and FIFO
+// states the refiner keeps after its moves with a fresh simulation of its
+// order.
+func checkRefinerBookkeeping(t *testing.T, name string, r *vcacheRefiner, vc int) {
+	t.Helper()
+	fresh := newTestRefiner(r.indices(), vc)
+	for p := range r.tris {
+		if r.miss[p] != fresh.miss[p] {
+			t.Fatalf("%s: position %d: kept %d misses, simulation %d", name, p, r.miss[p], fresh.miss[p])
+		}
+		if !reflect.DeepEqual(r.state(p), fresh.state(p)) {
+			t.Fatalf("%s: position %d: kept FIFO %v, simulation %v", name, p, r.state(p), fresh.state(p))
+		}
+	}
+}
+
+func misses(idx []uint32, vc int) int {
+	return AnalyzeVertexCache(idx, vc, vcacheSize).Misses
+}
+
+// The post-pass never adds a miss to the greedy order, keeps every
+// triangle with its corner order, and its kept misses and FIFO states stay
+// those of its order after every move; over the generated meshes it
+// removes misses.
+func TestRefineVertexCacheNeverWorse(t *testing.T) {
+	tables := newVcacheTables()
+	var meshes []vcMesh
+	for seed := int64(1); seed <= 3; seed++ {
+		meshes = append(meshes, generatedVCMeshes(seed)...)
+	}
+	greedyTotal, refinedTotal := 0, 0
+	for _, m := range meshes {
+		greedy := optimizeVertexCache(m.idx, m.vc, tables)
+		r := newTestRefiner(greedy, m.vc)
+		for sweep := 0; sweep < 3 && r.sweep(); sweep++ {
+		}
+		refined := r.indices()
+		checkRefinerBookkeeping(t, m.name, r, m.vc)
+		if !reflect.DeepEqual(sortedTriangles(refined), sortedTriangles(m.idx)) {
+			t.Fatalf("%s: triangles changed", m.name)
+		}
+		g, f := misses(greedy, m.vc), misses(refined, m.vc)
+		if f > g {
+			t.Errorf("%s: %d misses after the post-pass, %d before", m.name, f, g)
+		}
+		if got := r.misses(); got != f {
+			t.Errorf("%s: refiner counts %d misses, analyzer %d", m.name, got, f)
+		}
+		greedyTotal += g
+		refinedTotal += f
+	}
+	t.Logf("%d meshes: %d misses greedy, %d refined (%.4f)", len(meshes), greedyTotal, refinedTotal, float64(refinedTotal)/float64(greedyTotal))
+	if float64(refinedTotal) > 0.99*float64(greedyTotal) {
+		t.Errorf("post-pass removed %d of %d misses, want at least 1%%", greedyTotal-refinedTotal, greedyTotal)
+	}
+}
+
+// On orders far from good (shuffled triangles, random soups with
+// repeated and degenerate triangles) almost every move applies, which
+// works the log and its rebuilds hard; misses still only go down and the
+// bookkeeping stays exact.
+func TestRefineVertexCacheScrambledInput(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	var inputs []vcMesh
+	for _, m := range generatedVCMeshes(4)[:6] {
+		inputs = append(inputs, m)
+	}
+	for iter := 0; iter < 60; iter++ {
+		vc := 1 + rng.Intn(60)
+		idx := make([]uint32, 3*rng.Intn(300))
+		for i := range idx {
+			idx[i] = uint32(rng.Intn(vc))
+		}
+		inputs = append(inputs, vcMesh{name: "soup", idx: idx, vc: vc})
+	}
+	for _, m := range inputs {
+		r := newTestRefiner(m.idx, m.vc)
+		before := r.misses()
+		for sweep := 0; sweep < 3 && r.sweep(); sweep++ {
+		}
+		out := r.indices()
+		checkRefinerBookkeeping(t, m.name, r, m.vc)
+		if !reflect.DeepEqual(sortedTriangles(out), sortedTriangles(m.idx)) {
+			t.Fatalf("%s: triangles changed", m.name)
+		}
+		if after := misses(out, m.vc); after > before {
+			t.Errorf("%s: %d misses after, %d before", m.name, after, before)
+		}
+	}
+}
+
+// OptimizeVertexCache (greedy order and post-pass) is never worse than
+// the greedy order alone, and gives the same output every time.
+func TestOptimizeVertexCacheRefinedDeterministic(t *testing.T) {
+	for _, m := range generatedVCMeshes(5) {
+		out := OptimizeVertexCache(m.idx, m.vc)
+		if !reflect.DeepEqual(out, OptimizeVertexCache(m.idx, m.vc)) {
+			t.Fatalf("%s: not deterministic", m.name)
+		}
+		greedy := optimizeVertexCache(m.idx, m.vc, newVcacheTables())
+		if f, g := misses(out, m.vc), misses(greedy, m.vc); f > g {
+			t.Errorf("%s: %d misses, greedy alone %d", m.name, f, g)
+		}
+	}
+}
+
+// try applies a move only when the whole order then has strictly fewer
+// misses, and leaves the order alone otherwise: random run moves on greedy
+// orders, each checked against a full simulation of the moved order.
+func TestVcacheRefinerTryExact(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	applied := 0
+	for _, m := range generatedVCMeshes(6)[:8] {
+		r := newTestRefiner(optimizeVertexCache(m.idx, m.vc, newVcacheTables()), m.vc)
+		n, total := len(r.tris), r.misses()
+		for iter := 0; iter < 3000; iter++ {
+			l := 1 + rng.Intn(3)
+			a := rng.Intn(n - l)
+			var s, e, off, b int
+			if rng.Intn(2) == 0 { // earlier
+				s = max(0, a-1-rng.Intn(40))
+				e, off, b = a+l, a-s, 0
+			} else {
+				s = a
+				e = min(n, a+l+1+rng.Intn(40))
+				off, b = 0, e-a
+			}
+			span := append([][3]uint32(nil), r.tris[s:e]...)
+			r.moveRun(s, e, off, l, b)
+			cand := append([][3]uint32(nil), r.cand...)
+			if !r.try(s, e) {
+				if !reflect.DeepEqual(r.tris[s:e], span) {
+					t.Fatalf("%s: rejected move changed the order", m.name)
+				}
+				continue
+			}
+			applied++
+			if !reflect.DeepEqual(r.tris[s:e], cand) {
+				t.Fatalf("%s: applied move is not the candidate", m.name)
+			}
+			got, sim := r.misses(), misses(r.indices(), m.vc)
+			if got >= total || got != sim {
+				t.Fatalf("%s: applied move: %d misses kept, %d simulated, %d before", m.name, got, sim, total)
+			}
+			total = got
+		}
+		checkRefinerBookkeeping(t, m.name, r, m.vc)
+	}
+	if applied < 20 {
+		t.Errorf("only %d random moves applied; the test does not exercise try", applied)
+	}
+	t.Logf("%d moves applied", applied)
+}
