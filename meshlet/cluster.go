@@ -199,6 +199,7 @@ func build(indices []uint32, positions [][3]float32, opts Options) Result {
 	geom := make([]triGeom, len(indices)/3)
 	area := computeGeom(indices, positions, geom)
 	b.reset(indices, len(positions), geom, opts, meshletRadius(area, len(geom), opts.scoreTriangles()))
+	b.corner, b.farCorner = geomBox(geom)
 	b.out = Result{
 		Meshlets:  make([]Meshlet, 0, len(indices)/3/max(opts.MaxTriangles/2, 1)+1),
 		Vertices:  make([]uint32, 0, len(indices)/4+3),
@@ -229,15 +230,41 @@ func computeGeom(indices []uint32, positions [][3]float32, geom []triGeom) float
 		nz := float64(ax*by) - float64(ay*bx)
 		l := math.Sqrt(float64(nx*nx) + float64(ny*ny) + float64(nz*nz))
 		area += l
-		g := &geom[t]
-		g.c = [3]float32{float32((x0 + x1 + x2) / 3), float32((y0 + y1 + y2) / 3), float32((z0 + z1 + z2) / 3)}
-		g.n = [3]float32{}
+		c := [3]float32{float32((x0 + x1 + x2) / 3), float32((y0 + y1 + y2) / 3), float32((z0 + z1 + z2) / 3)}
+		var n [3]float32
 		if l > 0 {
 			inv := 1 / l
-			g.n = [3]float32{float32(nx * inv), float32(ny * inv), float32(nz * inv)}
+			n = [3]float32{float32(nx * inv), float32(ny * inv), float32(nz * inv)}
 		}
+		geom[t] = triGeom{c, n}
 	}
 	return area
+}
+
+// minMax widens lo..hi to hold v. Box loops keep their six bounds in
+// scalars and call it per axis: a [3]float32 would live in memory.
+// Starting from +Inf..-Inf gives the box of finite points.
+func minMax(v, lo, hi float32) (float32, float32) {
+	if v < lo {
+		lo = v
+	}
+	if v > hi {
+		hi = v
+	}
+	return lo, hi
+}
+
+// geomBox is the bounding box of the triangles' centroids (at least one).
+func geomBox(geom []triGeom) (mn, mx [3]float32) {
+	inf := float32(math.Inf(1))
+	mnx, mny, mnz, mxx, mxy, mxz := inf, inf, inf, -inf, -inf, -inf
+	for i := range geom {
+		c := &geom[i].c
+		mnx, mxx = minMax(c[0], mnx, mxx)
+		mny, mxy = minMax(c[1], mny, mxy)
+		mnz, mxz = minMax(c[2], mnz, mxz)
+	}
+	return [3]float32{mnx, mny, mnz}, [3]float32{mxx, mxy, mxz}
 }
 
 // reset prepares b for a build over indices (vertex ids < nv) with the
@@ -271,22 +298,42 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 		b.splitDist = float64(opts.SplitFactor) * radius
 	}
 	// Vertex → triangle adjacency (CSR), one entry per corner.
+	// Counts first (with lastAlive, an xor, in any order); the running
+	// sum leaves adjOff[v] at the end of v's list, and the fill walks the
+	// triangles backwards, moving it to the start, so every list holds
+	// its triangles in increasing order.
 	b.adjOff = resize(b.adjOff, nv+1)
 	clear(b.adjOff)
-	for _, v := range indices {
-		b.adjOff[v+1]++
+	adjOff, lastAlive := b.adjOff[:nv+1], b.lastAlive[:nv]
+	indices = indices[:3*n]
+	for t := 0; t < n; t++ {
+		tri := indices[3*t : 3*t+3 : 3*t+3]
+		a, c1, c2 := tri[0], tri[1], tri[2]
+		adjOff[a]++
+		adjOff[c1]++
+		adjOff[c2]++
+		lastAlive[a] ^= uint32(t)
+		lastAlive[c1] ^= uint32(t)
+		lastAlive[c2] ^= uint32(t)
 	}
-	for v := 0; v < nv; v++ {
-		b.live[v] = b.adjOff[v+1]
-		b.adjOff[v+1] += b.adjOff[v]
-	}
-	b.adjTri = resize(b.adjTri, len(indices))
 	b.adjLen = resize(b.adjLen, nv)
-	clear(b.adjLen)
-	for i, v := range indices {
-		b.adjTri[b.adjOff[v]+b.adjLen[v]] = uint32(i / 3)
-		b.adjLen[v]++
-		b.lastAlive[v] ^= uint32(i / 3)
+	live, adjLen := b.live[:nv], b.adjLen[:nv]
+	sum := uint32(0)
+	for v := range live {
+		c := adjOff[v]
+		live[v], adjLen[v] = c, c
+		sum += c
+		adjOff[v] = sum
+	}
+	adjOff[nv] = sum
+	b.adjTri = resize(b.adjTri, len(indices))
+	adjTri := b.adjTri[:len(indices)]
+	for t := n - 1; t >= 0; t-- {
+		tri := indices[3*t : 3*t+3 : 3*t+3]
+		for _, v := range tri {
+			adjOff[v]--
+			adjTri[adjOff[v]] = uint32(t)
+		}
 	}
 }
 
@@ -443,41 +490,19 @@ func (b *builder) poolNearest(q [3]float32, r2 float64) uint32 {
 }
 
 // initialSeed is the triangle whose centroid is nearest the minimum corner
-// of the centroids' box (first in input order on ties): starting in a
-// corner lets meshlets sweep the surface instead of growing out from the
-// middle and leaving slivers.
+// of the centroids' box (b.corner, set with the box by the caller; first
+// in input order on ties): starting in a corner lets meshlets sweep the
+// surface instead of growing out from the middle and leaving slivers.
 func (b *builder) initialSeed() uint32 {
-	b.corner, b.farCorner = geomBox(b.geom)
+	c := b.corner
+	q := [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}
 	best, bestD := 0, math.Inf(1)
 	for i := range b.geom {
-		if d := b.cornerDist(uint32(i)); d < bestD {
+		if d := dist2(q, b.geom[i].c); d < bestD {
 			best, bestD = i, d
 		}
 	}
 	return uint32(best)
-}
-
-// geomBox is the bounding box of the triangles' centroids.
-func geomBox(geom []triGeom) (mn, mx [3]float32) {
-	mn, mx = geom[0].c, geom[0].c
-	for i := 1; i < len(geom); i++ {
-		mn, mx = extendBox(mn, mx, geom[i].c)
-	}
-	return mn, mx
-}
-
-// extendBox grows the box mn..mx to hold p. It inlines, so callers keep
-// the six bounds in registers.
-func extendBox(mn, mx, p [3]float32) ([3]float32, [3]float32) {
-	for k := range 3 {
-		if p[k] < mn[k] {
-			mn[k] = p[k]
-		}
-		if p[k] > mx[k] {
-			mx[k] = p[k]
-		}
-	}
-	return mn, mx
 }
 
 // nearestUnused returns the unused triangle whose centroid is nearest q

@@ -1,6 +1,7 @@
 package meshlet
 
 import (
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -154,6 +155,7 @@ func (w *partWorker) build(tris, indices []uint32, geom []triGeom, nv int, opts 
 	}
 	b := &w.b
 	b.reset(w.pidx, len(w.global), w.pgeom, opts, radius)
+	b.corner, b.farCorner = geomBox(w.pgeom)
 	b.out = Result{
 		Meshlets:  make([]Meshlet, 0, len(tris)/max(opts.MaxTriangles/2, 1)+1),
 		Vertices:  make([]uint32, 0, len(w.pidx)/4+3),
@@ -224,11 +226,15 @@ func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []spli
 
 // centroidBox is the bounding box of the items' centroids.
 func centroidBox(items []splitItem) (mn, mx [3]float32) {
-	mn, mx = items[0].c, items[0].c
-	for i := 1; i < len(items); i++ {
-		mn, mx = extendBox(mn, mx, items[i].c)
+	inf := float32(math.Inf(1))
+	mnx, mny, mnz, mxx, mxy, mxz := inf, inf, inf, -inf, -inf, -inf
+	for i := range items {
+		c := &items[i].c
+		mnx, mxx = minMax(c[0], mnx, mxx)
+		mny, mxy = minMax(c[1], mny, mxy)
+		mnz, mxz = minMax(c[2], mnz, mxz)
 	}
-	return mn, mx
+	return [3]float32{mnx, mny, mnz}, [3]float32{mxx, mxy, mxz}
 }
 
 // selectHist is selectK for items whose coordinates along axis lie in
