@@ -109,6 +109,8 @@ type builder struct {
 	adjTri []uint32
 	adjLen []uint32 // entries of v's list not yet removed (a prefix)
 	live   []uint32 // unused triangles referencing each vertex (per corner)
+	// liveCls[v] is live[v]'s class for priorities (see liveClass).
+	liveCls []uint8
 	// lastAlive[v] is the xor of the unused triangles around v (per
 	// corner): the last one when live[v] is 1.
 	lastAlive []uint32
@@ -241,14 +243,13 @@ func computeGeom(indices []uint32, positions [][3]float32, geom []triGeom) float
 	return area
 }
 
-// minMax widens lo..hi to hold v. Box loops keep their six bounds in
-// scalars and call it per axis: a [3]float32 would live in memory.
-// Starting from +Inf..-Inf gives the box of finite points.
+// minMax widens lo..hi (lo <= hi) to hold v. Box loops keep their six
+// bounds in scalars and call it per axis: a [3]float32 would live in
+// memory.
 func minMax(v, lo, hi float32) (float32, float32) {
 	if v < lo {
 		lo = v
-	}
-	if v > hi {
+	} else if v > hi {
 		hi = v
 	}
 	return lo, hi
@@ -256,9 +257,9 @@ func minMax(v, lo, hi float32) (float32, float32) {
 
 // geomBox is the bounding box of the triangles' centroids (at least one).
 func geomBox(geom []triGeom) (mn, mx [3]float32) {
-	inf := float32(math.Inf(1))
-	mnx, mny, mnz, mxx, mxy, mxz := inf, inf, inf, -inf, -inf, -inf
-	for i := range geom {
+	c := &geom[0].c
+	mnx, mny, mnz, mxx, mxy, mxz := c[0], c[1], c[2], c[0], c[1], c[2]
+	for i := 1; i < len(geom); i++ {
 		c := &geom[i].c
 		mnx, mxx = minMax(c[0], mnx, mxx)
 		mny, mxy = minMax(c[1], mny, mxy)
@@ -317,11 +318,12 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 		lastAlive[c2] ^= uint32(t)
 	}
 	b.adjLen = resize(b.adjLen, nv)
-	live, adjLen := b.live[:nv], b.adjLen[:nv]
+	b.liveCls = resize(b.liveCls, nv)
+	live, adjLen, cls := b.live[:nv], b.adjLen[:nv], b.liveCls[:nv]
 	sum := uint32(0)
 	for v := range live {
 		c := adjOff[v]
-		live[v], adjLen[v] = c, c
+		live[v], adjLen[v], cls[v] = c, c, liveClass(c)
 		sum += c
 		adjOff[v] = sum
 	}
@@ -720,7 +722,10 @@ func (b *builder) pick() int32 {
 		dz := float64(cd.g.c[2]) - cz
 		d := float64(math.Sqrt(float64(dx*dx)+float64(dy*dy)+float64(dz*dz)) * invR)
 		spread := float32(cd.g.n[0]*ax) + float32(cd.g.n[1]*ay) + float32(cd.g.n[2]*az)
-		cone := max(1-float32(spread*w), minConeFactor)
+		cone := 1 - float32(spread*w)
+		if cone < minConeFactor {
+			cone = minConeFactor
+		}
 		s := float32(1+float32(float32(d)*omw)) * cone
 		if e.nv == 1 {
 			// discount, inlined.
@@ -746,7 +751,7 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 	}
 	fitPrio := math.MaxInt
 	nlive := 0
-	cands, live := b.cands, b.live
+	cands, cls := b.cands, b.liveCls
 	for i := range cands {
 		cd := &cands[i]
 		f := cd.flags
@@ -765,11 +770,11 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 		if nv > room {
 			continue
 		}
-		// priorityOf, inlined by hand.
-		l0, l1, l2 := live[cd.v[0]], live[cd.v[1]], live[cd.v[2]]
-		prio := prioDangling
-		if l0 != 1 && l1 != 1 && l2 != 1 {
-			prio = prioNewVertex + nv - b2i(b2i(l0 == 2)+b2i(l1 == 2)+b2i(l2 == 2) >= 2)
+		// priorityOf from the corners' live classes.
+		k := uint(cls[cd.v[0]]) + uint(cls[cd.v[1]]) + uint(cls[cd.v[2]])
+		prio := prioNewVertex + nv - int(k>>3&1)
+		if k&3 != 0 {
+			prio = prioDangling
 		}
 		if prio > fitPrio {
 			continue
@@ -877,6 +882,15 @@ type selected struct {
 // vertices.
 func (b *builder) priority(t uint32, nv int) int {
 	return priorityOf(b.live[b.idx[3*t]], b.live[b.idx[3*t+1]], b.live[b.idx[3*t+2]], nv)
+}
+
+// liveClass codes a live count for scanNear's priorities: 1 for 1, 4 for
+// 2, 16 for more (0 for 0), so that the sum k of a triangle's three
+// classes counts its corners with one live triangle in k&3 (dangling when
+// not zero) and those with two in k>>2&3 (nearly dangling when at least
+// 2: bit 3), as priorityOf distinguishes them.
+func liveClass(l uint32) uint8 {
+	return "\x00\x01\x04\x10"[min(l, 3)]
 }
 
 // priorityOf is priority for corners with live counts l0, l1, l2.
@@ -1000,7 +1014,7 @@ func (b *builder) aliveAdjacent(v uint32) []uint32 {
 // add appends triangle t to the current meshlet (the caller checked it fits).
 func (b *builder) add(t uint32) {
 	tri := b.idx[3*t : 3*t+3 : 3*t+3]
-	local, live, lastAlive := b.local, b.live, b.lastAlive
+	local, live, lastAlive, cls := b.local, b.live, b.lastAlive, b.liveCls
 	var lc [3]uint8
 	for k := range 3 {
 		v := tri[k]
@@ -1011,6 +1025,9 @@ func (b *builder) add(t uint32) {
 		}
 		lc[k] = uint8(local[v])
 		live[v]--
+		if l := live[v]; l < 3 {
+			cls[v] = liveClass(l)
+		}
 		lastAlive[v] ^= t
 	}
 	b.ltris = append(b.ltris, lc[0], lc[1], lc[2])
@@ -1035,10 +1052,12 @@ func (b *builder) add(t uint32) {
 		b.kd.remove(b.kdPoint[t])
 	}
 	g := &b.geom[t]
-	for k := 0; k < 3; k++ {
-		b.sumC[k] += float64(g.c[k])
-		b.sumN[k] += float64(g.n[k])
-	}
+	b.sumC[0] += float64(g.c[0])
+	b.sumC[1] += float64(g.c[1])
+	b.sumC[2] += float64(g.c[2])
+	b.sumN[0] += float64(g.n[0])
+	b.sumN[1] += float64(g.n[1])
+	b.sumN[2] += float64(g.n[2])
 }
 
 // addVertex records that vertex v joined the meshlet: each unused

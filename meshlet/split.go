@@ -1,7 +1,6 @@
 package meshlet
 
 import (
-	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -226,9 +225,9 @@ func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []spli
 
 // centroidBox is the bounding box of the items' centroids.
 func centroidBox(items []splitItem) (mn, mx [3]float32) {
-	inf := float32(math.Inf(1))
-	mnx, mny, mnz, mxx, mxy, mxz := inf, inf, inf, -inf, -inf, -inf
-	for i := range items {
+	c := &items[0].c
+	mnx, mny, mnz, mxx, mxy, mxz := c[0], c[1], c[2], c[0], c[1], c[2]
+	for i := 1; i < len(items); i++ {
 		c := &items[i].c
 		mnx, mxx = minMax(c[0], mnx, mxx)
 		mny, mxy = minMax(c[1], mny, mxy)
