@@ -18,18 +18,22 @@ package meshlet
 // count, and a move that does not converge within vcacheHorizon
 // triangles of the changed span is dropped.
 
-// Search limits, measured on the bench meshes (ACMR against time): runs
-// of up to vcacheRunMax triangles, earlier uses up to vcacheWindow
-// positions back, convergence within vcacheHorizon triangles past the
-// change. Variables only so that experiments can set them.
-var (
-	vcacheRunMax  = 3
-	vcacheWindow  = 64
-	vcacheHorizon = 96
-	vcacheSweeps  = 1
-	vcacheSlack   = 1
-	vcacheSlack2  = 1
-	vcacheMode    = 3
+// Search limits, chosen on the bench meshes (ACMR against time, see the
+// file comment in vcache.go): runs of up to vcacheRunMax triangles;
+// earlier uses up to vcacheWindow positions back; runs moved past a
+// refetch from at most vcacheBetweenMax positions before it; a move must
+// converge within vcacheHorizon triangles past its span. A simulation
+// gives up once the new order is more than vcacheBehindSpan misses behind
+// within the span, or vcacheBehindTail behind past it: such moves rarely
+// catch up, and giving up only ever drops a move.
+const ( // vcache search limits
+	vcacheRunMax     = 3
+	vcacheWindow     = 64
+	vcacheBetweenMax = 16
+	vcacheHorizon    = 96
+	vcacheBehindSpan = 1
+	vcacheBehindTail = 1
+	vcacheSweeps     = 1
 )
 
 // vcacheRefiner holds an order being refined. For every position p it
@@ -48,15 +52,12 @@ type vcacheRefiner struct {
 	// Evaluation scratch. A vertex is cached while clock-stamp[v] <=
 	// vcacheSize; clock never goes back, so stamps left by earlier
 	// evaluations read as not cached.
-	stamp []uint64
-	clock uint64
-	cand  [][3]uint32 // candidate order of the changed span
-	// candOld[k] is the current misses of cand[k] where it is not moved
-	// (0 for moved triangles, whose misses are credit).
-	candOld []uint8
-	credit  int
-	nlog    []uint32 // the state before the span, then the new misses
-	nmiss   []uint8  // misses of each simulated triangle
+	stamp   []uint64
+	clock   uint64
+	base    uint64      // clock at the start of the simulation
+	cand    [][3]uint32 // the run of an applied move
+	nlog    []uint32    // the state before the span, then the new misses
+	nmiss   []uint8     // misses of each simulated triangle
 	targets []int
 }
 
@@ -137,31 +138,7 @@ func (r *vcacheRefiner) sweep() bool {
 	n := len(r.tris)
 	improved := false
 	for p := 0; p < n; p++ {
-		if r.miss[p] == 0 {
-			continue
-		}
-		// Earlier uses of the vertices p misses.
-		st := r.state(p)
-		targets := r.targets[:0]
-		near := -1
-		for _, v := range r.tris[p] {
-			if inState(st, v) {
-				continue
-			}
-			for k := p - 1; k >= max(0, p-vcacheWindow); k-- {
-				t := r.tris[k]
-				if t[0] == v || t[1] == v || t[2] == v {
-					targets = appendTarget(targets, k+1)
-					targets = appendTarget(targets, k)
-					near = max(near, k)
-				}
-			}
-		}
-		r.targets = targets
-		if len(targets) == 0 {
-			continue
-		}
-		if r.movesAt(p, near) {
+		if r.miss[p] != 0 && r.movesAt(p) {
 			improved = true
 		}
 		if len(r.log) > 8*n+1024 {
@@ -171,27 +148,52 @@ func (r *vcacheRefiner) sweep() bool {
 	return improved
 }
 
-func (r *vcacheRefiner) movesAt(p, near int) bool {
+// movesAt tries the moves for the vertices triangle p misses that an
+// earlier triangle used, and applies the first that removes misses.
+func (r *vcacheRefiner) movesAt(p int) bool {
+	st := r.state(p)
+	targets := r.targets[:0]
+	var nears [3]int // the latest earlier use of each refetched vertex
+	nnear := 0
+	for _, v := range r.tris[p] {
+		if inState(st, v) {
+			continue
+		}
+		near := -1
+		for k := p - 1; k >= max(0, p-vcacheWindow); k-- {
+			t := r.tris[k]
+			if t[0] == v || t[1] == v || t[2] == v {
+				targets = appendTarget(targets, k+1)
+				targets = appendTarget(targets, k)
+				near = max(near, k)
+			}
+		}
+		if near >= 0 && (nnear == 0 || nears[nnear-1] != near) {
+			nears[nnear] = near
+			nnear++
+		}
+	}
+	r.targets = targets
 	n := len(r.tris)
 	for l := 1; l <= vcacheRunMax; l++ {
 		// The run [a, a+l) holding p, to before an earlier use's
-		// position.
+		// position (or just after it).
 		for a := max(0, p-l+1); a <= p && a+l <= n; a++ {
-			for _, j := range r.targets {
-				if j >= a {
-					continue
-				}
-				r.moveRun(j, a+l, a-j, l, 0)
-				if r.try(j, a+l) {
+			for _, j := range targets {
+				if j < a && r.try(j, a+l, l, true) {
 					return true
 				}
 			}
 		}
-		if vcacheMode&2 != 0 {
-			// Runs between the nearest earlier use and p, to after p.
-			for b := near + 1; b+l <= p; b++ {
-				r.moveRun(b, p+1, 0, l, p+1-b)
-				if r.try(b, p+1) {
+		// Runs with misses between the latest earlier use and p, to
+		// just after p: fewer misses push the vertex out in between.
+		for _, near := range nears[:nnear] {
+			for b := max(near+1, p-vcacheBetweenMax); b+l <= p; b++ {
+				credit := 0
+				for _, m := range r.miss[b : b+l] {
+					credit += int(m)
+				}
+				if credit > 0 && r.try(b, p+1, l, false) {
 					return true
 				}
 			}
@@ -218,112 +220,154 @@ func inState(st []uint32, v uint32) bool {
 	return false
 }
 
-// moveRun sets the candidate to tris[s:e] with its run [s+a, s+a+l)
-// moved to offset b of the span (b counts positions of the span as it is
-// now, so b = e-s puts the run last).
-func (r *vcacheRefiner) moveRun(s, e, a, l, b int) {
-	c, co := r.cand[:0], r.candOld[:0]
-	span := r.tris[s:e]
-	run := span[a : a+l]
-	r.credit = 0
-	for i := 0; i <= len(span); i++ {
-		if i == b {
-			c = append(c, run...)
-			for range run {
-				co = append(co, 0)
-			}
-		}
-		if i == len(span) {
-			break
-		}
-		if i >= a && i < a+l {
-			r.credit += int(r.miss[s+i])
-			continue
-		}
-		c = append(c, span[i])
-		co = append(co, r.miss[s+i])
+// try scores rotating tris[s:e] by l: with front, the run of its last l
+// triangles moves to its start, otherwise the run of its first l
+// triangles moves to its end. It simulates the new order and then the
+// current one past e until the FIFO matches the current order's, and
+// applies the move only if that strictly lowers the misses.
+func (r *vcacheRefiner) try(s, e, l int, front bool) bool {
+	// The new order of the span is tris[r0:r1] (the run) and tris[k0:k1]
+	// (the rest), in that order with front.
+	r0, r1, k0, k1 := s, s+l, s+l, e
+	if front {
+		r0, r1, k0, k1 = e-l, e, s, e-l
 	}
-	r.cand, r.candOld = c, co
-}
-
-// try scores replacing tris[s:e] by the candidate (the same triangles in
-// another order): it simulates the candidate and then the current order
-// past e until the FIFO matches the current order's, and applies the
-// change only if that strictly lowers the misses.
-func (r *vcacheRefiner) try(s, e int) bool {
-	base := r.clock
-	st := r.state(s)
-	nlog := append(r.nlog[:0], st...)
-	for k, v := range st {
-		if v != vcacheNone {
-			r.stamp[v] = base - vcacheSize + uint64(k)
-		}
+	diff := 0 // misses of the new order less the current one's so far
+	for k := r0; k < r1; k++ {
+		diff -= int(r.miss[k])
 	}
-	clock := base
-	nmiss := r.nmiss[:0]
-	old := r.credit
-	ok, bail := false, false
+	from := s // nlog and nmiss start at this position of the new order
+	r.load(s)
+	if front {
+		diff += r.run(r0, r1)
+		if r.clock == r.base {
+			// The run hits throughout, so the FIFO does not change
+			// over it, and the rest of the span replays as it is now:
+			// only the run's misses at its old place are gone.
+			from = e
+			r.load(e - l)
+		} else if !r.runRest(k0, k1, &diff) {
+			return r.reject()
+		}
+	} else {
+		if !r.runRest(k0, k1, &diff) {
+			return r.reject()
+		}
+		diff += r.run(r0, r1)
+	}
+	if diff > vcacheBehindSpan {
+		return r.reject()
+	}
 	q := e
-	for k, t := range r.cand {
-		m := uint8(0)
-		for _, v := range t {
-			if clock-r.stamp[v] > vcacheSize {
-				r.stamp[v] = clock
-				clock++
-				nlog = append(nlog, v)
-				m++
+	for end := min(len(r.tris), e+vcacheHorizon); ; q++ {
+		if q == len(r.tris) || r.sameState(q) {
+			break
+		}
+		if q == end || diff >= vcacheBehindTail {
+			return r.reject()
+		}
+		m := r.step(r.tris[q])
+		diff += int(m) - int(r.miss[q])
+	}
+	if diff >= 0 {
+		return r.reject()
+	}
+
+	// Rotate the span and store the new misses and states.
+	run := append(r.cand[:0], r.tris[r0:r1]...)
+	r.cand = run
+	if front {
+		copy(r.tris[s+l:e], r.tris[s:e-l])
+		copy(r.tris[s:s+l], run)
+		if from == e {
+			copy(r.miss[s+l:e], r.miss[s:e-l])
+			copy(r.at[s+l:e+1], r.at[s:e-l+1])
+			for p := s; p < s+l; p++ {
+				r.miss[p] = 0
+				r.at[p] = r.at[s]
 			}
 		}
-		nmiss = append(nmiss, m)
-		old += int(r.candOld[k])
-		if int(clock-base) > old+vcacheSlack2 {
-			bail = true
-			break
-		}
+	} else {
+		copy(r.tris[s:e-l], r.tris[s+l:e])
+		copy(r.tris[e-l:e], run)
 	}
-	for end := min(len(r.tris), e+vcacheHorizon); !bail; q++ {
-		if q == len(r.tris) || r.sameState(nlog, q) {
-			ok = int(clock-base) < old
-			break
-		}
-		if q == end || int(clock-base) >= old+vcacheSlack {
-			break
-		}
-		m := uint8(0)
-		for _, v := range r.tris[q] {
-			if clock-r.stamp[v] > vcacheSize {
-				r.stamp[v] = clock
-				clock++
-				nlog = append(nlog, v)
-				m++
-			}
-		}
-		nmiss = append(nmiss, m)
-		old += int(r.miss[q])
-	}
-	r.clock = clock + 2*vcacheSize
-	r.nlog, r.nmiss = nlog, nmiss
-	if !ok {
-		return false
-	}
-	copy(r.tris[s:e], r.cand)
-	copy(r.miss[s:q], nmiss)
+	copy(r.miss[from:q], r.nmiss)
 	off := uint32(len(r.log)) + vcacheSize
-	r.log = append(r.log, nlog...)
-	for p := s; p < q; p++ {
-		if p > s {
+	r.log = append(r.log, r.nlog...)
+	for p := from; p < q; p++ {
+		if p > from {
 			r.at[p] = off
 		}
 		off += uint32(r.miss[p])
 	}
+	r.reject()
+	return true
+}
+
+// load starts a simulation from the current order's FIFO before p.
+func (r *vcacheRefiner) load(p int) {
+	r.clock += 2 * vcacheSize
+	r.base = r.clock
+	st := r.state(p)
+	r.nlog = append(r.nlog[:0], st...)
+	r.nmiss = r.nmiss[:0]
+	for k, v := range st {
+		if v != vcacheNone {
+			r.stamp[v] = r.base - vcacheSize + uint64(k)
+		}
+	}
+}
+
+// reject ends a simulation; it returns false.
+func (r *vcacheRefiner) reject() bool {
+	r.clock += 2 * vcacheSize
+	return false
+}
+
+// step simulates triangle t and returns its misses.
+func (r *vcacheRefiner) step(t [3]uint32) uint8 {
+	m := uint8(0)
+	for _, v := range t {
+		if r.clock-r.stamp[v] > vcacheSize {
+			r.stamp[v] = r.clock
+			r.clock++
+			r.nlog = append(r.nlog, v)
+			m++
+		}
+	}
+	r.nmiss = append(r.nmiss, m)
+	return m
+}
+
+// run simulates tris[a:b] and returns their misses.
+func (r *vcacheRefiner) run(a, b int) int {
+	m := 0
+	for k := a; k < b; k++ {
+		m += int(r.step(r.tris[k]))
+	}
+	return m
+}
+
+// runRest simulates tris[a:b] in place of their current misses; it
+// reports false as soon as the new order is more than vcacheBehindSpan
+// misses behind.
+func (r *vcacheRefiner) runRest(a, b int, diff *int) bool {
+	d := *diff
+	for k := a; k < b; k++ {
+		d += int(r.step(r.tris[k])) - int(r.miss[k])
+		if d > vcacheBehindSpan {
+			return false
+		}
+	}
+	*diff = d
 	return true
 }
 
 // sameState reports whether the FIFO at the end of nlog is the current
 // order's before position q.
-func (r *vcacheRefiner) sameState(nlog []uint32, q int) bool {
+func (r *vcacheRefiner) sameState(q int) bool {
 	cur := r.state(q)
-	tail := nlog[len(nlog)-vcacheSize:]
+	tail := r.nlog[len(r.nlog)-vcacheSize:]
 	for k := vcacheSize - 1; k >= 0; k-- {
 		if cur[k] != tail[k] {
 			return false
