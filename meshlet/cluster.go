@@ -454,7 +454,7 @@ func (b *builder) splits(t uint32) bool {
 // noTriangle; the grid is built on first use.
 func (b *builder) nearestInReach(q [3]float32) uint32 {
 	if b.grid == nil {
-		b.grid = newCellGrid(b.geom, b.emitted, fallbackReach*b.expectedRadius, b.corner, b.farCorner)
+		b.grid = newCellGrid(b.geom, b.emitted, b.remaining, fallbackReach*b.expectedRadius, b.corner, b.farCorner)
 	}
 	return b.grid.nearest(q, b.geom, b.emitted)
 }

@@ -39,18 +39,15 @@ type cellGrid struct {
 	tri    []uint32
 }
 
-// newCellGrid buckets the triangles not yet emitted by their centroids;
-// r > 0 is the query radius and box0..box1 a box holding every centroid
-// (that of all triangles: nearest is exact for any box holding them).
-func newCellGrid(geom []triGeom, emitted []bool, r float64, box0, box1 [3]float32) *cellGrid {
+// newCellGrid buckets the triangles not yet emitted (unused of them) by
+// their centroids; r > 0 is the query radius and box0..box1 a box holding
+// every centroid (that of all triangles: nearest is exact for any box
+// holding them).
+func newCellGrid(geom []triGeom, emitted []bool, unused int, r float64, box0, box1 [3]float32) *cellGrid {
 	g := &cellGrid{r2: float64(r * r)}
 	var mn, mx [3]float64
 	for k := 0; k < 3; k++ {
 		mn[k], mx[k] = float64(box0[k]), float64(box1[k])
-	}
-	unused := 0
-	for _, used := range emitted {
-		unused += b2i(!used)
 	}
 	size := r / gridCellsPerReach
 	for k := 0; k < 3; k++ {
@@ -66,28 +63,38 @@ func newCellGrid(geom []triGeom, emitted []bool, r float64, box0, box1 [3]float3
 		g.dims[k] = min(int((mx[k]-mn[k])*g.inv)+1, gridMaxCells+1)
 		cells *= g.dims[k]
 	}
-	g.off = make([]uint32, cells+1)
-	g.cnt = make([]uint32, cells)
-	// Each unused triangle's cell is computed once (at[t]).
+	// Counting sort: each unused triangle's cell is computed once (at[t]);
+	// the running sum leaves off[c] at the end of cell c, and the fill
+	// walks the triangles backwards, moving it to the start (cells list
+	// their triangles in increasing order).
+	off := make([]uint32, cells+1)
+	cnt := make([]uint32, cells)
 	at := make([]uint32, len(emitted))
+	geom = geom[:len(emitted)]
 	for t, used := range emitted {
 		if !used {
-			c := g.boxCell(geom[t].c)
+			c := g.boxCell(&geom[t].c)
 			at[t] = uint32(c)
-			g.off[c+1]++
+			off[c]++
 		}
 	}
-	for c := 0; c < cells; c++ {
-		g.off[c+1] += g.off[c]
+	sum := uint32(0)
+	for c := range cnt {
+		n := off[c]
+		cnt[c] = n
+		sum += n
+		off[c] = sum
 	}
-	g.tri = make([]uint32, g.off[cells])
-	for t, used := range emitted {
-		if !used {
+	off[cells] = sum
+	tri := make([]uint32, sum)
+	for t := len(emitted) - 1; t >= 0; t-- {
+		if !emitted[t] {
 			c := at[t]
-			g.tri[g.off[c]+g.cnt[c]] = uint32(t)
-			g.cnt[c]++
+			off[c]--
+			tri[off[c]] = uint32(t)
 		}
 	}
+	g.off, g.cnt, g.tri = off, cnt, tri
 	return g
 }
 
@@ -104,12 +111,11 @@ func gridCells(mn, mx [3]float64, size float64) int {
 // boxCell is cell(p) for a point inside the grid's box (as the centroids
 // it is built from): (x-origin)*inv is then in [0, dims], where truncation
 // is Floor.
-func (g *cellGrid) boxCell(p [3]float32) int {
-	var c [3]int
-	for k := 0; k < 3; k++ {
-		c[k] = min(max(int((float64(p[k])-g.origin[k])*g.inv), 0), g.dims[k]-1)
-	}
-	return (c[2]*g.dims[1]+c[1])*g.dims[0] + c[0]
+func (g *cellGrid) boxCell(p *[3]float32) int {
+	x := min(max(int((float64(p[0])-g.origin[0])*g.inv), 0), g.dims[0]-1)
+	y := min(max(int((float64(p[1])-g.origin[1])*g.inv), 0), g.dims[1]-1)
+	z := min(max(int((float64(p[2])-g.origin[2])*g.inv), 0), g.dims[2]-1)
+	return (z*g.dims[1]+y)*g.dims[0] + x
 }
 
 // coord is the cell index of x along axis k, clamped to the grid.

@@ -29,7 +29,11 @@ func TestCellGridNearestMatchesBruteForce(t *testing.T) {
 			emitted[i] = true // used before the grid is built
 		}
 		mn, mx := geomBox(geom)
-		grid := newCellGrid(geom, emitted, r, mn, mx)
+		unused := 0
+		for _, e := range emitted {
+			unused += b2i(!e)
+		}
+		grid := newCellGrid(geom, emitted, unused, r, mn, mx)
 		for step := 0; step < 3000; step++ {
 			q := [3]float32{g.float()*120 - 10, g.float()*120 - 10, g.float() * 5}
 			switch step % 5 {
