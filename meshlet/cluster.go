@@ -332,10 +332,13 @@ func (b *builder) reset(indices []uint32, nv int, geom []triGeom, opts Options, 
 	adjTri := b.adjTri[:len(indices)]
 	for t := n - 1; t >= 0; t-- {
 		tri := indices[3*t : 3*t+3 : 3*t+3]
-		for _, v := range tri {
-			adjOff[v]--
-			adjTri[adjOff[v]] = uint32(t)
-		}
+		a, c1, c2 := tri[0], tri[1], tri[2]
+		o := adjOff[a] - 1
+		adjOff[a], adjTri[o] = o, uint32(t)
+		o = adjOff[c1] - 1
+		adjOff[c1], adjTri[o] = o, uint32(t)
+		o = adjOff[c2] - 1
+		adjOff[c2], adjTri[o] = o, uint32(t)
 	}
 }
 
