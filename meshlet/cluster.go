@@ -691,7 +691,7 @@ func (b *builder) pick() int32 {
 		b.compact()
 		b.sel, t, b.ncand = b.scanExact(b.sel[:0], b.cands, room, false)
 	} else {
-		b.sel, t = b.scanNear(b.sel[:0], room)
+		t = b.scanNear(room)
 	}
 	if t < 0 && len(b.sel) == 0 {
 		b.materializeFar()
@@ -748,13 +748,19 @@ func (b *builder) pick() int32 {
 // alone. A candidate that adds no vertex (one the ready stack missed) is
 // returned as t (else t is -1). The list is compacted first when most of
 // it is dead.
-func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
+func (b *builder) scanNear(room int) (t int32) {
 	if b.ndead > 8 && 2*b.ndead > len(b.cands) {
 		b.compact()
 	}
 	fitPrio := math.MaxInt
 	nlive := 0
 	cands, cls := b.cands, b.liveCls
+	// sel has room for every entry, so the loop stores without append's
+	// growth path (and the registers that path spills).
+	if cap(b.sel) < len(cands) {
+		b.sel = make([]selected, 0, 2*len(cands))
+	}
+	sel, n := b.sel[:len(cands)], 0
 	for i := range cands {
 		cd := &cands[i]
 		f := cd.flags
@@ -763,12 +769,12 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 		}
 		nlive++
 		nv := 3 - int(cd.inside)
-		w := cd.w
 		if nv == 0 {
 			// Missed by the ready stack: take it now. The cap counts
 			// the entries after it as the lazy list kept them.
 			b.ncand = nlive - 1 + len(cands) - i - 1
-			return sel, int32(cd.t)
+			b.sel = sel[:0]
+			return int32(cd.t)
 		}
 		if nv > room {
 			continue
@@ -783,12 +789,14 @@ func (b *builder) scanNear(sel []selected, room int) (_ []selected, t int32) {
 			continue
 		}
 		if prio < fitPrio {
-			fitPrio, sel = prio, sel[:0]
+			fitPrio, n = prio, 0
 		}
-		sel = append(sel, selected{uint32(i), w, uint8(nv)})
+		sel[n] = selected{uint32(i), cd.w, uint8(nv)}
+		n++
 	}
 	b.ncand = nlive
-	return sel, -1
+	b.sel = sel[:n]
+	return -1
 }
 
 // compact drops the dead entries from cands, keeping the order, and
