@@ -25,9 +25,11 @@ package meshlet
 // (vcache_refine.go): for each refetched vertex it tries moving the
 // refetching triangle and its neighbours back next to an earlier use of
 // the vertex, or moving short runs out from between the two uses, scores
-// each move by simulating the FIFO until it matches the current order's
-// again, and keeps only moves that remove misses. It never adds a miss;
-// it removes 1-3% of them at 1.5-4 times the greedy pass's time.
+// each move by simulating the FIFO until it agrees with the current
+// order's again, and keeps only moves that remove misses. It never adds a
+// miss. On the bench meshes it removes 1-3% of the greedy order's misses
+// (bunny 3.0%, FlightHelmet 0.9%, bunny-sub4 2.0%) for 1.5-3.5 times the
+// greedy pass's time.
 
 // The simulated cache is 16 entries, the size ACMR is reported at; live
 // counts above vcacheValenceMax score as vcacheValenceMax.

@@ -3,37 +3,51 @@ package meshlet
 // Exact local search on a triangle order for a FIFO vertex cache: the
 // post-pass of OptimizeVertexCache.
 //
-// The greedy emitter leaves misses a look-ahead would avoid; the costliest
-// are refetches, vertices that were cached for an earlier triangle and
-// pushed out before their last triangle came. For each refetch the
-// refiner tries a few moves of whole triangles that could avoid it: the
-// refetching triangle (with up to two neighbours in the order) moved back
-// to just after an earlier triangle that used the vertex, or a short run
-// of triangles between that earlier use and the refetch moved to after the
-// refetch, so that fewer misses push the vertex out in between. Each move
-// is scored exactly: the refiner simulates the new order from the first
-// changed position until the FIFO is again the same as in the current
-// order (from there on both behave alike), and applies the move only if
-// that span has strictly fewer misses. So the pass never raises the miss
-// count, and a move that does not converge within vcacheHorizon
-// triangles of the changed span is dropped.
+// The greedy emitter leaves misses that a look-ahead would avoid, mostly
+// refetches: vertices that were cached for an earlier triangle and pushed
+// out before their last triangle came. For each refetch the refiner tries
+// a few moves of whole triangles that could avoid it:
+//   - the refetching triangle, alone or with one or two neighbours in the
+//     order, moved back to just after (or before) an earlier triangle that
+//     used the vertex;
+//   - a short run of triangles with misses, between a recent earlier use
+//     and the refetch, moved to just after the refetch, so that fewer
+//     misses push the vertex out in between.
+// Each move is scored exactly. The refiner keeps the FIFO state before
+// every position; it simulates the new order from the first changed
+// position until its FIFO equals the current order's at the same point
+// (from there on both orders behave alike) and applies the move only if
+// the new order has strictly fewer misses up to there. Inside a moved-back
+// span the states often agree again soon after the run: then the rest of
+// the span replays unchanged and is skipped, so far moves cost little.
+// The pass never adds a miss; a move whose FIFO does not converge within
+// the limits below is dropped. After a move the sweep looks again from
+// the move's first position. Everything is in order of position, so the
+// output depends on the input alone.
 
-// Search limits, chosen on the bench meshes (ACMR against time, see the
-// file comment in vcache.go): runs of up to vcacheRunMax triangles;
-// earlier uses up to vcacheWindow positions back; runs moved past a
-// refetch from at most vcacheBetweenMax positions before it; a move must
-// converge within vcacheHorizon triangles past its span. A simulation
-// gives up once the new order is more than vcacheBehindSpan misses behind
-// within the span, or vcacheBehindTail behind past it: such moves rarely
-// catch up, and giving up only ever drops a move.
+// Search limits, chosen on the bench meshes for ACMR against time:
+// vcacheRunMax triangles in a moved run; earlier uses up to vcacheWindow
+// positions back; a run moved more than vcacheNear back must itself miss
+// less at its new place; inside a moved-back span the FIFO must agree
+// again within vcacheSpanMax triangles, and past a span within
+// vcacheHorizon. Runs moved past a refetch start at most vcacheBetweenMax
+// positions before it, for refetches whose earlier use is at most
+// vcacheBetweenNear back. A simulation gives up once the new order is
+// more than vcacheBehindSpan misses behind within the span, or
+// vcacheBehindTail behind past it (such moves rarely catch up; giving up
+// only ever drops a move). After a move the sweep goes back at most
+// vcacheBacktrack positions.
 const ( // vcache search limits
-	vcacheRunMax     = 3
-	vcacheWindow     = 64
-	vcacheBetweenMax = 16
-	vcacheHorizon    = 96
-	vcacheBehindSpan = 1
-	vcacheBehindTail = 1
-	vcacheSweeps     = 1
+	vcacheRunMax      = 3
+	vcacheWindow      = 1024
+	vcacheNear        = 64
+	vcacheSpanMax     = 64
+	vcacheHorizon     = 96
+	vcacheBetweenMax  = 16
+	vcacheBetweenNear = 32
+	vcacheBehindSpan  = 1
+	vcacheBehindTail  = 1
+	vcacheBacktrack   = 64
 )
 
 // vcacheRefiner holds an order being refined. For every position p it
@@ -49,16 +63,25 @@ type vcacheRefiner struct {
 	at   []uint32      // log[at[p]-vcacheSize : at[p]] is the FIFO before p
 	log  []uint32
 
+	// Triangle ids (input order) at each position, each id's position,
+	// and each vertex's triangle ids: adj[first[v]:first[v+1]].
+	id, pos, adj, first []uint32
+
 	// Evaluation scratch. A vertex is cached while clock-stamp[v] <=
 	// vcacheSize; clock never goes back, so stamps left by earlier
 	// evaluations read as not cached.
-	stamp   []uint64
-	clock   uint64
-	base    uint64      // clock at the start of the simulation
-	cand    [][3]uint32 // the run of an applied move
-	nlog    []uint32    // the state before the span, then the new misses
-	nmiss   []uint8     // misses of each simulated triangle
-	targets []int
+	stamp []uint64
+	clock uint64
+	base  uint64 // clock at the start of the simulation
+	// The simulation's log (the state it started from, then its misses)
+	// and the misses of each triangle it simulated; a move that jumps
+	// over a replayed part keeps the part before in head.
+	nlog, headLog   []uint32
+	nmiss, headMiss []uint8
+	runTris         [][3]uint32
+	runID           []uint32
+	targets         []int
+	lastStart       int
 }
 
 // vcacheNone pads the log before the first miss; no vertex has its number.
@@ -68,29 +91,48 @@ const vcacheNone = ^uint32(0)
 // below vertexCount) in place; it never adds misses of a vcacheSize-entry
 // FIFO.
 func refineVertexCache(indices []uint32, vertexCount int) {
-	n := len(indices) / 3
-	if n < 2 {
+	if len(indices) < 6 {
 		return
 	}
+	r := newVcacheRefiner(indices, vertexCount)
+	r.sweep()
+	for t, v := range r.tris {
+		copy(indices[3*t:3*t+3], v[:])
+	}
+}
+
+func newVcacheRefiner(indices []uint32, vertexCount int) *vcacheRefiner {
+	n := len(indices) / 3
 	r := &vcacheRefiner{
 		tris:  make([][3]uint32, n),
 		miss:  make([]uint8, n),
 		at:    make([]uint32, n+1),
+		id:    make([]uint32, n),
+		pos:   make([]uint32, n),
+		adj:   make([]uint32, 3*n),
+		first: make([]uint32, vertexCount+1),
 		stamp: make([]uint64, vertexCount),
 		clock: 2 * vcacheSize,
 	}
 	for t := range r.tris {
 		r.tris[t] = [3]uint32{indices[3*t], indices[3*t+1], indices[3*t+2]}
-	}
-	r.rebuild()
-	for sweep := 0; sweep < vcacheSweeps; sweep++ {
-		if !r.sweep() {
-			break
+		r.id[t], r.pos[t] = uint32(t), uint32(t)
+		for _, v := range r.tris[t] {
+			r.first[v+1]++
 		}
 	}
-	for t, v := range r.tris {
-		copy(indices[3*t:3*t+3], v[:])
+	for v := 0; v < vertexCount; v++ {
+		r.first[v+1] += r.first[v]
 	}
+	fill := append([]uint32(nil), r.first[:vertexCount]...)
+	for t, tv := range r.tris {
+		for _, v := range tv {
+			r.adj[fill[v]] = uint32(t)
+			fill[v]++
+		}
+	}
+	r.rebuild()
+	return r
 }
 
 // rebuild simulates the whole order into a fresh log.
@@ -140,6 +182,9 @@ func (r *vcacheRefiner) sweep() bool {
 	for p := 0; p < n; p++ {
 		if r.miss[p] != 0 && r.movesAt(p) {
 			improved = true
+			// Look again from the move's first position (not far back):
+			// it can open further moves there.
+			p = max(r.lastStart, p-vcacheBacktrack) - 1
 		}
 		if len(r.log) > 8*n+1024 {
 			r.rebuild()
@@ -160,15 +205,15 @@ func (r *vcacheRefiner) movesAt(p int) bool {
 			continue
 		}
 		near := -1
-		for k := p - 1; k >= max(0, p-vcacheWindow); k-- {
-			t := r.tris[k]
-			if t[0] == v || t[1] == v || t[2] == v {
+		for _, t := range r.adj[r.first[v]:r.first[v+1]] {
+			k := int(r.pos[t])
+			if k < p && k >= p-vcacheWindow {
 				targets = appendTarget(targets, k+1)
 				targets = appendTarget(targets, k)
 				near = max(near, k)
 			}
 		}
-		if near >= 0 && (nnear == 0 || nears[nnear-1] != near) {
+		if near >= 0 && p-near <= vcacheBetweenNear && (nnear == 0 || nears[nnear-1] != near) {
 			nears[nnear] = near
 			nnear++
 		}
@@ -236,22 +281,39 @@ func (r *vcacheRefiner) try(s, e, l int, front bool) bool {
 	for k := r0; k < r1; k++ {
 		diff -= int(r.miss[k])
 	}
-	from := s // nlog and nmiss start at this position of the new order
+	jump := -1 // with front: the rest replays as it is from here on
 	r.load(s)
 	if front {
 		diff += r.run(r0, r1)
-		if r.clock == r.base {
-			// The run hits throughout, so the FIFO does not change
-			// over it, and the rest of the span replays as it is now:
-			// only the run's misses at its old place are gone.
-			from = e
-			r.load(e - l)
-		} else if !r.runRest(k0, k1, &diff) {
+		if e-s > vcacheNear && diff >= 0 {
 			return r.reject()
 		}
+		if r.clock == r.base {
+			jump = k0 // the run hits throughout: the FIFO is unchanged
+		}
+		for k := k0; k < k1 && jump < 0; k++ {
+			diff += int(r.step(r.tris[k])) - int(r.miss[k])
+			if diff > vcacheBehindSpan || k-k0 >= vcacheSpanMax {
+				return r.reject()
+			}
+			if r.sameState(k + 1) {
+				jump = k + 1
+			}
+		}
+		if jump >= 0 {
+			// Only the run's misses at its old place are left to
+			// compare: go on from there with the FIFO the current
+			// order has before the run.
+			r.headLog, r.nlog = r.nlog, r.headLog
+			r.headMiss, r.nmiss = r.nmiss, r.headMiss
+			r.load(e - l)
+		}
 	} else {
-		if !r.runRest(k0, k1, &diff) {
-			return r.reject()
+		for k := k0; k < k1; k++ {
+			diff += int(r.step(r.tris[k])) - int(r.miss[k])
+			if diff > vcacheBehindSpan {
+				return r.reject()
+			}
 		}
 		diff += r.run(r0, r1)
 	}
@@ -266,42 +328,57 @@ func (r *vcacheRefiner) try(s, e, l int, front bool) bool {
 		if q == end || diff >= vcacheBehindTail {
 			return r.reject()
 		}
-		m := r.step(r.tris[q])
-		diff += int(m) - int(r.miss[q])
+		diff += int(r.step(r.tris[q])) - int(r.miss[q])
 	}
 	if diff >= 0 {
 		return r.reject()
 	}
 
 	// Rotate the span and store the new misses and states.
-	run := append(r.cand[:0], r.tris[r0:r1]...)
-	r.cand = run
+	run := append(r.runTris[:0], r.tris[r0:r1]...)
+	runID := append(r.runID[:0], r.id[r0:r1]...)
+	r.runTris, r.runID = run, runID
 	if front {
 		copy(r.tris[s+l:e], r.tris[s:e-l])
 		copy(r.tris[s:s+l], run)
-		if from == e {
-			copy(r.miss[s+l:e], r.miss[s:e-l])
-			copy(r.at[s+l:e+1], r.at[s:e-l+1])
-			for p := s; p < s+l; p++ {
-				r.miss[p] = 0
-				r.at[p] = r.at[s]
-			}
-		}
+		copy(r.id[s+l:e], r.id[s:e-l])
+		copy(r.id[s:s+l], runID)
 	} else {
 		copy(r.tris[s:e-l], r.tris[s+l:e])
 		copy(r.tris[e-l:e], run)
+		copy(r.id[s:e-l], r.id[s+l:e])
+		copy(r.id[e-l:e], runID)
 	}
-	copy(r.miss[from:q], r.nmiss)
+	for p := s; p < e; p++ {
+		r.pos[r.id[p]] = uint32(p)
+	}
+	r.lastStart = s
+	if jump >= 0 {
+		// Positions jump+l..e-1 hold what jump..e-l-1 held, with the
+		// same misses and FIFO states.
+		copy(r.miss[jump+l:e], r.miss[jump:e-l])
+		copy(r.at[jump+l:e+1], r.at[jump:e-l+1])
+		r.store(s, jump+l, r.headLog, r.headMiss)
+		r.store(e, q, r.nlog, r.nmiss)
+	} else {
+		r.store(s, q, r.nlog, r.nmiss)
+	}
+	r.reject()
+	return true
+}
+
+// store sets the misses of positions from..to-1 and points their FIFO
+// states (but from's, which is unchanged) into log, appended to the log.
+func (r *vcacheRefiner) store(from, to int, log []uint32, miss []uint8) {
+	copy(r.miss[from:to], miss)
 	off := uint32(len(r.log)) + vcacheSize
-	r.log = append(r.log, r.nlog...)
-	for p := from; p < q; p++ {
+	r.log = append(r.log, log...)
+	for p := from; p < to; p++ {
 		if p > from {
 			r.at[p] = off
 		}
 		off += uint32(r.miss[p])
 	}
-	r.reject()
-	return true
 }
 
 // load starts a simulation from the current order's FIFO before p.
@@ -366,9 +443,14 @@ func (r *vcacheRefiner) runRest(a, b int, diff *int) bool {
 // sameState reports whether the FIFO at the end of nlog is the current
 // order's before position q.
 func (r *vcacheRefiner) sameState(q int) bool {
-	cur := r.state(q)
-	tail := r.nlog[len(r.nlog)-vcacheSize:]
-	for k := vcacheSize - 1; k >= 0; k-- {
+	// The newest entries differ most of the time: check them first.
+	a, b := int(r.at[q]), len(r.nlog)
+	if r.log[a-1] != r.nlog[b-1] {
+		return false
+	}
+	cur := r.log[a-vcacheSize : a]
+	tail := r.nlog[b-vcacheSize : b]
+	for k := range cur {
 		if cur[k] != tail[k] {
 			return false
 		}

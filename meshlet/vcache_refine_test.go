@@ -8,19 +8,7 @@ import (
 
 // newTestRefiner sets up a refiner on indices as refineVertexCache does.
 func newTestRefiner(indices []uint32, vertexCount int) *vcacheRefiner {
-	n := len(indices) / 3
-	r := &vcacheRefiner{
-		tris:  make([][3]uint32, n),
-		miss:  make([]uint8, n),
-		at:    make([]uint32, n+1),
-		stamp: make([]uint64, vertexCount),
-		clock: 2 * vcacheSize,
-	}
-	for t := range r.tris {
-		r.tris[t] = [3]uint32{indices[3*t], indices[3*t+1], indices[3*t+2]}
-	}
-	r.rebuild()
-	return r
+	return newVcacheRefiner(indices, vertexCount)
 }
 
 func (r *vcacheRefiner) indices() []uint32 {
@@ -151,6 +139,9 @@ func TestVcacheRefinerTryExact(t *testing.T) {
 			l := 1 + rng.Intn(3)
 			s := rng.Intn(n - l)
 			e := min(n, s+l+1+rng.Intn(40))
+			if iter%4 == 0 { // past vcacheNear and vcacheSpanMax
+				e = min(n, s+l+1+rng.Intn(200))
+			}
 			front := rng.Intn(2) == 0
 			span := append([][3]uint32(nil), r.tris[s:e]...)
 			var cand [][3]uint32
