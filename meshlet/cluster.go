@@ -517,7 +517,18 @@ func (b *builder) initialSeed() uint32 {
 // over the triangles still unused, so scattered input stays O(n log n).
 func (b *builder) nearestUnused(q [3]float32) uint32 {
 	if b.kd == nil && b.scanned < kdAfterScans*len(b.emitted) {
-		if best := b.poolNearest(q, math.Inf(1)); best != noTriangle {
+		best := uint32(noTriangle)
+		if b.grid != nil {
+			// The fallback grid holds every unused triangle (it was
+			// built before they were used): its ring scan meets the
+			// nearest pieces first instead of visiting them all.
+			var visited int
+			best, visited = b.grid.nearestAny(q, b.geom, b.emitted)
+			b.scanned += visited
+		} else {
+			best = b.poolNearest(q, math.Inf(1))
+		}
+		if best != noTriangle {
 			return best
 		}
 		return b.firstUnused()

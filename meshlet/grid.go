@@ -127,6 +127,24 @@ func (g *cellGrid) coord(x float64, k int) int {
 // nearest returns the unused triangle whose centroid is nearest q and
 // within the radius (the lowest index on ties), or noTriangle.
 func (g *cellGrid) nearest(q [3]float32, geom []triGeom, emitted []bool) uint32 {
+	best, _ := g.search(q, geom, emitted, g.rings, g.r2, false)
+	return best
+}
+
+// nearestAny returns the unused triangle whose centroid is nearest q at
+// any distance (the lowest index on ties; noTriangle when the grid holds
+// none) and how many cells and points it visited. It widens the ring
+// scan to the whole grid, stopping once every cell left is strictly
+// farther than the nearest found, so a tie outside the scanned block
+// cannot be missed.
+func (g *cellGrid) nearestAny(q [3]float32, geom []triGeom, emitted []bool) (uint32, int) {
+	return g.search(q, geom, emitted, max(g.dims[0], g.dims[1], g.dims[2]), math.Inf(1), true)
+}
+
+// search is nearest out to rings rings and squared radius r2; strict
+// stops only when the nearest found is strictly nearer than the cells
+// left. It also returns how many cells and points it visited.
+func (g *cellGrid) search(q [3]float32, geom []triGeom, emitted []bool, rings int, r2 float64, strict bool) (uint32, int) {
 	qd := [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
 	var qc [3]int
 	inside := true
@@ -135,25 +153,42 @@ func (g *cellGrid) nearest(q [3]float32, geom []triGeom, emitted []bool) uint32 
 		inside = inside && i >= 0 && i < float64(g.dims[k])
 		qc[k] = g.coord(qd[k], k)
 	}
-	best, bestD := uint32(noTriangle), g.r2
-	for ring := 1; ring <= g.rings; ring++ {
-		for z := max(qc[2]-ring, 0); z <= min(qc[2]+ring, g.dims[2]-1); z++ {
-			for y := max(qc[1]-ring, 0); y <= min(qc[1]+ring, g.dims[1]-1); y++ {
-				for x := max(qc[0]-ring, 0); x <= min(qc[0]+ring, g.dims[0]-1); x++ {
-					if ring > 1 && abs(x-qc[0]) < ring && abs(y-qc[1]) < ring && abs(z-qc[2]) < ring {
-						continue // scanned in an earlier ring
+	best, bestD := uint32(noTriangle), r2
+	visited := 0
+	qx, qy, qz := qc[0], qc[1], qc[2]
+	dx, dy, dz := g.dims[0], g.dims[1], g.dims[2]
+	for ring := 1; ring <= rings; ring++ {
+		// The cells exactly ring cells from the query's cell (for ring
+		// 1, the whole 3×3×3 block around it): full rows on the two z
+		// faces and two y faces, the two x ends of the other rows.
+		x0, x1 := max(qx-ring, 0), min(qx+ring, dx-1)
+		for z := max(qz-ring, 0); z <= min(qz+ring, dz-1); z++ {
+			for y := max(qy-ring, 0); y <= min(qy+ring, dy-1); y++ {
+				row := (z*dy + y) * dx
+				if ring == 1 || abs(z-qz) == ring || abs(y-qy) == ring {
+					for x := x0; x <= x1; x++ {
+						visited += 1 + int(g.cnt[row+x])
+						best, bestD = g.scanCell(row+x, qd, geom, emitted, best, bestD)
 					}
-					best, bestD = g.scanCell((z*g.dims[1]+y)*g.dims[0]+x, qd, geom, emitted, best, bestD)
+					continue
+				}
+				if x := qx - ring; x >= 0 {
+					visited += 1 + int(g.cnt[row+x])
+					best, bestD = g.scanCell(row+x, qd, geom, emitted, best, bestD)
+				}
+				if x := qx + ring; x < dx {
+					visited += 1 + int(g.cnt[row+x])
+					best, bestD = g.scanCell(row+x, qd, geom, emitted, best, bestD)
 				}
 			}
 		}
 		// Every cell outside this block is more than ring cells away from
 		// the query's cell, so farther than ring*size from q.
-		if lim := float64(ring) * g.size; inside && bestD <= float64(lim*lim) {
+		if lim2 := float64(float64(ring)*g.size) * float64(float64(ring)*g.size); inside && (bestD < lim2 || !strict && bestD == lim2) {
 			break
 		}
 	}
-	return best
+	return best, visited
 }
 
 // scanCell updates the nearest triangle with cell c's unused triangles,

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// cellGrid.nearest agrees with a brute-force search within the radius
+// cellGrid.nearest agrees with a brute-force search within the radius (and
+// nearestAny with one at any distance)
 // while triangles are used, on clustered, duplicate and wide-spread
 // centroids, for queries inside and outside the grid.
 func TestCellGridNearestMatchesBruteForce(t *testing.T) {
@@ -51,6 +52,16 @@ func TestCellGridNearestMatchesBruteForce(t *testing.T) {
 			}
 			if got := grid.nearest(q, geom, emitted); got != want {
 				t.Fatalf("r %v step %d: nearest %d, want %d (distance %v)", r, step, got, want, math.Sqrt(wantD))
+			}
+			// At any distance: the nearest of all unused triangles.
+			anyWant, anyD := uint32(noTriangle), math.Inf(1)
+			for i := range geom {
+				if d := dist2(qd, geom[i].c); !emitted[i] && (d < anyD || (d == anyD && uint32(i) < anyWant)) {
+					anyWant, anyD = uint32(i), d
+				}
+			}
+			if got, _ := grid.nearestAny(q, geom, emitted); got != anyWant {
+				t.Fatalf("r %v step %d: nearestAny %d, want %d (distance %v)", r, step, got, anyWant, math.Sqrt(anyD))
 			}
 			if want != noTriangle {
 				emitted[want] = true
