@@ -47,7 +47,7 @@ const ( // vcache search limits
 	vcacheBetweenNear = 32
 	vcacheBehindSpan  = 1
 	vcacheBehindTail  = 1
-	vcacheBacktrack   = 64
+	vcacheBacktrack   = 16
 )
 
 // vcacheRefiner holds an order being refined. For every position p it
@@ -186,7 +186,7 @@ func (r *vcacheRefiner) sweep() bool {
 			// it can open further moves there.
 			p = max(r.lastStart, p-vcacheBacktrack) - 1
 		}
-		if len(r.log) > 8*n+1024 {
+		if len(r.log) > 4*n+1024 {
 			r.rebuild()
 		}
 	}
@@ -423,21 +423,6 @@ func (r *vcacheRefiner) run(a, b int) int {
 		m += int(r.step(r.tris[k]))
 	}
 	return m
-}
-
-// runRest simulates tris[a:b] in place of their current misses; it
-// reports false as soon as the new order is more than vcacheBehindSpan
-// misses behind.
-func (r *vcacheRefiner) runRest(a, b int, diff *int) bool {
-	d := *diff
-	for k := a; k < b; k++ {
-		d += int(r.step(r.tris[k])) - int(r.miss[k])
-		if d > vcacheBehindSpan {
-			return false
-		}
-	}
-	*diff = d
-	return true
 }
 
 // sameState reports whether the FIFO at the end of nlog is the current
