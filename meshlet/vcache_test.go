@@ -79,11 +79,12 @@ func TestOptimizeVertexCacheLowersACMR(t *testing.T) {
 
 // ACMR on the shuffled tuning meshes (grids, UV-sphere-like grids, an
 // irregular and an edge-flipped grid; see tuningMeshes) is pinned just
-// above what the optimizer reaches today, so a change that loses quality
-// fails here. The shuffled input sits near 3; our previous tables
-// (previousVcacheTables) exceed the first four pins.
+// above what the optimizer (greedy order and post-pass) reaches today, so
+// a change that loses quality fails here. The shuffled input sits near 3;
+// the greedy order alone exceeds the second, fifth and sixth pins, and
+// with our previous tables (previousVcacheTables) the first four too.
 func TestOptimizeVertexCacheACMRPinned(t *testing.T) {
-	pins := []float64{0.617, 0.644, 0.613, 0.617, 0.685, 0.680}
+	pins := []float64{0.616, 0.638, 0.612, 0.616, 0.667, 0.665}
 	meshes := tuningMeshes()
 	if len(meshes) != len(pins) {
 		t.Fatalf("%d tuning meshes, %d pins", len(meshes), len(pins))
