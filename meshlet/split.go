@@ -137,21 +137,28 @@ func (w *partWorker) build(tris, indices []uint32, geom []triGeom, nv int, opts 
 	}
 	w.pidx = resize(w.pidx, 3*len(tris))
 	w.pgeom = resize(w.pgeom, len(tris))
-	w.global = w.global[:0]
-	for i, t := range tris {
-		for k := 0; k < 3; k++ {
-			v := indices[3*int(t)+k]
-			if w.remap[v] < 0 {
-				w.remap[v] = int32(len(w.global))
-				w.global = append(w.global, v)
-			}
-			w.pidx[3*i+k] = uint32(w.remap[v])
+	// Locals, so the loop keeps them in registers; corners written out.
+	remap, global := w.remap, w.global[:0]
+	pidx, pgeom := w.pidx[:3*len(tris)], w.pgeom[:len(tris)]
+	local := func(v uint32) uint32 {
+		if remap[v] < 0 {
+			remap[v] = int32(len(global))
+			global = append(global, v)
 		}
-		w.pgeom[i] = geom[t]
+		return uint32(remap[v])
 	}
-	for _, v := range w.global {
-		w.remap[v] = -1
+	for i, t := range tris {
+		tri := indices[3*int(t) : 3*int(t)+3 : 3*int(t)+3]
+		p := pidx[3*i : 3*i+3 : 3*i+3]
+		p[0] = local(tri[0])
+		p[1] = local(tri[1])
+		p[2] = local(tri[2])
+		pgeom[i] = geom[t]
 	}
+	for _, v := range global {
+		remap[v] = -1
+	}
+	w.global = global
 	b := &w.b
 	b.reset(w.pidx, len(w.global), w.pgeom, opts, radius)
 	b.corner, b.farCorner = geomBox(w.pgeom)
