@@ -232,13 +232,15 @@ func computeGeom(indices []uint32, positions [][3]float32, geom []triGeom) float
 		nz := float64(ax*by) - float64(ay*bx)
 		l := math.Sqrt(float64(nx*nx) + float64(ny*ny) + float64(nz*nz))
 		area += l
-		c := [3]float32{float32((x0 + x1 + x2) / 3), float32((y0 + y1 + y2) / 3), float32((z0 + z1 + z2) / 3)}
-		var n [3]float32
+		// Stored field by field: a [3]float32 value would go through
+		// the stack.
+		g := &geom[t]
+		g.c[0], g.c[1], g.c[2] = float32((x0+x1+x2)/3), float32((y0+y1+y2)/3), float32((z0+z1+z2)/3)
+		g.n[0], g.n[1], g.n[2] = 0, 0, 0
 		if l > 0 {
 			inv := 1 / l
-			n = [3]float32{float32(nx * inv), float32(ny * inv), float32(nz * inv)}
+			g.n[0], g.n[1], g.n[2] = float32(nx*inv), float32(ny*inv), float32(nz*inv)
 		}
-		geom[t] = triGeom{c, n}
 	}
 	return area
 }
@@ -392,7 +394,7 @@ func (b *builder) run() {
 	b.add(b.initialSeed())
 	for b.remaining > 0 {
 		fit := b.pick()
-		if fit >= 0 && !b.splits(uint32(fit)) {
+		if fit >= 0 && (b.splitDist == 0 || !b.splits(uint32(fit))) {
 			b.add(uint32(fit))
 			continue
 		}
@@ -1036,23 +1038,30 @@ func (b *builder) aliveAdjacent(v uint32) []uint32 {
 // add appends triangle t to the current meshlet (the caller checked it fits).
 func (b *builder) add(t uint32) {
 	tri := b.idx[3*t : 3*t+3 : 3*t+3]
-	local, live, lastAlive, cls := b.local, b.live, b.lastAlive, b.liveCls
-	var lc [3]uint8
-	for k := range 3 {
-		v := tri[k]
-		if local[v] < 0 {
-			local[v] = int16(len(b.verts))
-			b.verts = append(b.verts, v)
-			b.addVertex(v)
-		}
-		lc[k] = uint8(local[v])
-		live[v]--
-		if l := live[v]; l < 3 {
+	a, c1, c2 := tri[0], tri[1], tri[2]
+	// New corners join first, in corner order (addVertex reads only the
+	// meshlet's vertices and the triangle states, not the live counts),
+	// so the bookkeeping below runs without calls.
+	if b.local[a] < 0 {
+		b.addVertex(a)
+	}
+	if b.local[c1] < 0 {
+		b.addVertex(c1)
+	}
+	if b.local[c2] < 0 {
+		b.addVertex(c2)
+	}
+	local := b.local
+	b.ltris = append(b.ltris, uint8(local[a]), uint8(local[c1]), uint8(local[c2]))
+	live, lastAlive, cls := b.live, b.lastAlive, b.liveCls
+	for _, v := range tri {
+		l := live[v] - 1
+		live[v] = l
+		if l < 3 {
 			cls[v] = liveClass(l)
 		}
 		lastAlive[v] ^= t
 	}
-	b.ltris = append(b.ltris, lc[0], lc[1], lc[2])
 	b.emitted[t] = true
 	b.remaining--
 	if st := &b.tstate[t]; st.stamp == b.serial && st.pos != 0 {
@@ -1082,12 +1091,15 @@ func (b *builder) add(t uint32) {
 	b.sumN[2] += float64(g.n[2])
 }
 
-// addVertex records that vertex v joined the meshlet: each unused
-// triangle around it has one more corner inside. At one it becomes a far
-// candidate; at two its remaining corner would complete it (counted in
-// completes) and it joins the near list; at three it is ready (adds no
-// vertex). Near entries get their new corner count.
+// addVertex adds vertex v to the meshlet (its local index is the next
+// one) and records that it joined: each unused triangle around it has
+// one more corner inside. At one it becomes a far candidate; at two its
+// remaining corner would complete it (counted in completes) and it joins
+// the near list; at three it is ready (adds no vertex). Near entries get
+// their new corner count.
 func (b *builder) addVertex(v uint32) {
+	b.local[v] = int16(len(b.verts))
+	b.verts = append(b.verts, v)
 	tstate, idx, local, emitted, serial := b.tstate, b.idx, b.local, b.emitted, b.serial
 	// aliveAdjacent, inlined by hand and fused with the loop: the alive
 	// entries are handled in the order aliveAdjacent returns them.
