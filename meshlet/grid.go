@@ -71,9 +71,17 @@ func newCellGrid(geom []triGeom, emitted []bool, unused int, r float64, box0, bo
 	cnt := make([]uint32, cells)
 	at := make([]uint32, len(emitted))
 	geom = geom[:len(emitted)]
+	// A centroid's cell: it lies in the grid's box, so (x-origin)*inv is
+	// in [0, dims], where truncation is Floor.
+	ox, oy, oz, inv := g.origin[0], g.origin[1], g.origin[2], g.inv
+	dx, dy, dz := g.dims[0], g.dims[1], g.dims[2]
 	for t, used := range emitted {
 		if !used {
-			c := g.boxCell(&geom[t].c)
+			p := &geom[t].c
+			x := min(max(int((float64(p[0])-ox)*inv), 0), dx-1)
+			y := min(max(int((float64(p[1])-oy)*inv), 0), dy-1)
+			z := min(max(int((float64(p[2])-oz)*inv), 0), dz-1)
+			c := (z*dy+y)*dx + x
 			at[t] = uint32(c)
 			off[c]++
 		}
@@ -106,16 +114,6 @@ func gridCells(mn, mx [3]float64, size float64) int {
 		cells *= min(int((mx[k]-mn[k])/size)+1, gridMaxCells+1)
 	}
 	return cells
-}
-
-// boxCell is cell(p) for a point inside the grid's box (as the centroids
-// it is built from): (x-origin)*inv is then in [0, dims], where truncation
-// is Floor.
-func (g *cellGrid) boxCell(p *[3]float32) int {
-	x := min(max(int((float64(p[0])-g.origin[0])*g.inv), 0), g.dims[0]-1)
-	y := min(max(int((float64(p[1])-g.origin[1])*g.inv), 0), g.dims[1]-1)
-	z := min(max(int((float64(p[2])-g.origin[2])*g.inv), 0), g.dims[2]-1)
-	return (z*g.dims[1]+y)*g.dims[0] + x
 }
 
 // coord is the cell index of x along axis k, clamped to the grid.

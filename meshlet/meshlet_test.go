@@ -1,6 +1,7 @@
 package meshlet
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/zeebo/xxh3"
 )
 
 // ---- generated meshes ----
@@ -617,5 +620,62 @@ func TestBuildFallbackReach(t *testing.T) {
 	checkResult(t, idx, pos, DefaultOptions(), r)
 	if len(r.Meshlets) != 2 {
 		t.Fatalf("%d meshlets for two patches 1000 apart, want 2", len(r.Meshlets))
+	}
+}
+
+// bumpyGrid is grid(n) with heights from a few sines, so normals vary and
+// the cone term of the score matters.
+func bumpyGrid(n int) ([]uint32, [][3]float32) {
+	idx, pos := grid(n)
+	for i := range pos {
+		x, y := float64(pos[i][0]), float64(pos[i][1])
+		pos[i][2] = float32(3*math.Sin(x*0.11)*math.Cos(y*0.07) + math.Sin(x*0.5+y*0.3))
+	}
+	return idx, pos
+}
+
+// frozenDigest is an xxh3 digest of every byte Build returns for the
+// generated meshes under every option set, and for a bumpy grid large
+// enough for the split path (more than partTriangles triangles).
+func frozenDigest(t *testing.T) uint64 {
+	h := xxh3.New()
+	var buf [4]byte
+	put := func(v uint32) {
+		binary.LittleEndian.PutUint32(buf[:], v)
+		h.Write(buf[:])
+	}
+	add := func(r Result) {
+		put(uint32(len(r.Meshlets)))
+		for _, m := range r.Meshlets {
+			put(m.VertexOffset)
+			put(m.VertexCount)
+			put(m.TriangleOffset)
+			put(m.TriangleCount)
+		}
+		for _, v := range r.Vertices {
+			put(v)
+		}
+		h.Write(r.Triangles)
+	}
+	for _, c := range meshCases() {
+		for _, o := range optionCases() {
+			add(mustBuild(t, c.idx, c.pos, o))
+		}
+	}
+	idx, pos := bumpyGrid(262)
+	if len(idx)/3 <= partTriangles {
+		t.Fatalf("bumpy grid has %d triangles, want more than %d", len(idx)/3, partTriangles)
+	}
+	add(mustBuild(t, idx, pos, DefaultOptions()))
+	return h.Sum64()
+}
+
+// Build's output is frozen: speed work on the builder must leave every
+// byte unchanged. A deliberate change of the output updates the digest
+// here, with bench/compare's quality rows in the commit message.
+func TestBuildFrozenOutput(t *testing.T) {
+	const want uint64 = 0xd8763d7fb745aaab
+	if got := frozenDigest(t); got != want {
+		t.Fatalf("Build output digest %#016x, want %#016x", got, want)
 	}
 }
