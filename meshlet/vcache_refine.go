@@ -22,8 +22,9 @@ package meshlet
 // the span replays unchanged and is skipped, so far moves cost little.
 // The pass never adds a miss; a move whose FIFO does not converge within
 // the limits below is dropped. After a move the sweep looks again from
-// the move's first position. Everything is in order of position, so the
-// output depends on the input alone.
+// the move's first position (at most vcacheBacktrack back), since the
+// move can open others there. Moves are tried in a fixed order and the
+// first that gains is applied, so the output depends on the input alone.
 
 // Search limits, chosen on the bench meshes for ACMR against time:
 // vcacheRunMax triangles in a moved run; earlier uses up to vcacheWindow
@@ -37,7 +38,7 @@ package meshlet
 // vcacheBehindTail behind past it (such moves rarely catch up; giving up
 // only ever drops a move). After a move the sweep goes back at most
 // vcacheBacktrack positions.
-const ( // vcache search limits
+const (
 	vcacheRunMax      = 3
 	vcacheWindow      = 1024
 	vcacheNear        = 64
@@ -55,12 +56,13 @@ const ( // vcache search limits
 // The cache holds exactly the last vcacheSize vertices that missed (a
 // vertex enters only on a miss, so they are distinct, and a hit does not
 // reorder a FIFO), so the state is the vcacheSize log entries before
-// log[at[p]]. The log only grows: an applied move appends the new states
-// of the positions it changed and points them there.
+// log[at[p]]. An applied move appends the new states of the positions it
+// changed to the log and points them there; the log is simulated afresh
+// once it outgrows 4n entries.
 type vcacheRefiner struct {
-	tris []([3]uint32) // the order
-	miss []uint8       // misses of the triangle at each position
-	at   []uint32      // log[at[p]-vcacheSize : at[p]] is the FIFO before p
+	tris [][3]uint32 // the order
+	miss []uint8     // misses of the triangle at each position
+	at   []uint32    // log[at[p]-vcacheSize : at[p]] is the FIFO before p
 	log  []uint32
 
 	// Triangle ids (input order) at each position, each id's position,
@@ -89,9 +91,10 @@ const vcacheNone = ^uint32(0)
 
 // refineVertexCache improves the order of the triangle list indices (all
 // below vertexCount) in place; it never adds misses of a vcacheSize-entry
-// FIFO.
+// FIFO. Inputs past 2^28 triangles, whose log positions could outgrow
+// uint32, are left as they are.
 func refineVertexCache(indices []uint32, vertexCount int) {
-	if len(indices) < 6 {
+	if len(indices) < 6 || len(indices)/3 > 1<<28 {
 		return
 	}
 	r := newVcacheRefiner(indices, vertexCount)
@@ -174,8 +177,8 @@ func (r *vcacheRefiner) state(p int) []uint32 {
 	return r.log[r.at[p]-vcacheSize : r.at[p]]
 }
 
-// sweep tries the moves for every refetch once; it reports whether any
-// was applied.
+// sweep tries the moves for every refetch in order of position; it
+// reports whether any was applied.
 func (r *vcacheRefiner) sweep() bool {
 	n := len(r.tris)
 	improved := false

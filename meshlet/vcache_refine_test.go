@@ -6,11 +6,6 @@ import (
 	"testing"
 )
 
-// newTestRefiner sets up a refiner on indices as refineVertexCache does.
-func newTestRefiner(indices []uint32, vertexCount int) *vcacheRefiner {
-	return newVcacheRefiner(indices, vertexCount)
-}
-
 func (r *vcacheRefiner) indices() []uint32 {
 	out := make([]uint32, 0, 3*len(r.tris))
 	for _, t := range r.tris {
@@ -21,10 +16,20 @@ func (r *vcacheRefiner) indices() []uint32 {
 
 // checkRefinerBookkeeping compares the per-position misses and FIFO
 // states the refiner keeps after its moves with a fresh simulation of its
-// order.
-func checkRefinerBookkeeping(t *testing.T, name string, r *vcacheRefiner, vc int) {
+// order, and checks that each position's triangle id names the input
+// triangle there (orig, the indices the refiner started from) and that
+// the positions of the ids are the inverse.
+func checkRefinerBookkeeping(t *testing.T, name string, r *vcacheRefiner, orig []uint32, vc int) {
 	t.Helper()
-	fresh := newTestRefiner(r.indices(), vc)
+	fresh := newVcacheRefiner(r.indices(), vc)
+	for p, id := range r.id {
+		if int(r.pos[id]) != p {
+			t.Fatalf("%s: position %d holds triangle %d, whose position reads %d", name, p, id, r.pos[id])
+		}
+		if want := [3]uint32(orig[3*id : 3*id+3]); r.tris[p] != want {
+			t.Fatalf("%s: position %d: triangle %v, id %d is %v", name, p, r.tris[p], id, want)
+		}
+	}
 	for p := range r.tris {
 		if r.miss[p] != fresh.miss[p] {
 			t.Fatalf("%s: position %d: kept %d misses, simulation %d", name, p, r.miss[p], fresh.miss[p])
@@ -52,11 +57,11 @@ func TestRefineVertexCacheNeverWorse(t *testing.T) {
 	greedyTotal, refinedTotal := 0, 0
 	for _, m := range meshes {
 		greedy := optimizeVertexCache(m.idx, m.vc, tables)
-		r := newTestRefiner(greedy, m.vc)
+		r := newVcacheRefiner(greedy, m.vc)
 		for sweep := 0; sweep < 3 && r.sweep(); sweep++ {
 		}
 		refined := r.indices()
-		checkRefinerBookkeeping(t, m.name, r, m.vc)
+		checkRefinerBookkeeping(t, m.name, r, greedy, m.vc)
 		if !reflect.DeepEqual(sortedTriangles(refined), sortedTriangles(m.idx)) {
 			t.Fatalf("%s: triangles changed", m.name)
 		}
@@ -82,10 +87,7 @@ func TestRefineVertexCacheNeverWorse(t *testing.T) {
 // bookkeeping stays exact.
 func TestRefineVertexCacheScrambledInput(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
-	var inputs []vcMesh
-	for _, m := range generatedVCMeshes(4)[:6] {
-		inputs = append(inputs, m)
-	}
+	inputs := append([]vcMesh(nil), generatedVCMeshes(4)[:6]...)
 	for iter := 0; iter < 60; iter++ {
 		vc := 1 + rng.Intn(60)
 		idx := make([]uint32, 3*rng.Intn(300))
@@ -95,12 +97,12 @@ func TestRefineVertexCacheScrambledInput(t *testing.T) {
 		inputs = append(inputs, vcMesh{name: "soup", idx: idx, vc: vc})
 	}
 	for _, m := range inputs {
-		r := newTestRefiner(m.idx, m.vc)
+		r := newVcacheRefiner(m.idx, m.vc)
 		before := r.misses()
 		for sweep := 0; sweep < 3 && r.sweep(); sweep++ {
 		}
 		out := r.indices()
-		checkRefinerBookkeeping(t, m.name, r, m.vc)
+		checkRefinerBookkeeping(t, m.name, r, m.idx, m.vc)
 		if !reflect.DeepEqual(sortedTriangles(out), sortedTriangles(m.idx)) {
 			t.Fatalf("%s: triangles changed", m.name)
 		}
@@ -133,7 +135,8 @@ func TestVcacheRefinerTryExact(t *testing.T) {
 	rng := rand.New(rand.NewSource(12))
 	applied := 0
 	for _, m := range generatedVCMeshes(6)[:8] {
-		r := newTestRefiner(optimizeVertexCache(m.idx, m.vc, newVcacheTables()), m.vc)
+		greedy := optimizeVertexCache(m.idx, m.vc, newVcacheTables())
+		r := newVcacheRefiner(greedy, m.vc)
 		n, total := len(r.tris), r.misses()
 		for iter := 0; iter < 3000; iter++ {
 			l := 1 + rng.Intn(3)
@@ -166,7 +169,7 @@ func TestVcacheRefinerTryExact(t *testing.T) {
 			}
 			total = got
 		}
-		checkRefinerBookkeeping(t, m.name, r, m.vc)
+		checkRefinerBookkeeping(t, m.name, r, greedy, m.vc)
 	}
 	if applied < 20 {
 		t.Errorf("only %d random moves applied; the test does not exercise try", applied)
