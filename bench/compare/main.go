@@ -500,6 +500,28 @@ func ratio(a, b float64) string {
 	return fmt.Sprintf("%.3f", a/b)
 }
 
+// minMeasureMS is the least time one meshlet measurement (the timed runs
+// of one tool in one round) should span: the bunny takes ~1.5 ms, so its
+// median of 5 runs moved with single scheduler hiccups.
+const minMeasureMS = 100
+
+// meshletRuns returns cfg with runs raised, when m builds quickly, to
+// about minMeasureMS worth of meshcook runs (at most 50 times -runs). Both
+// tools then time that many runs.
+func meshletRuns(cfg config, m *benchMesh, opts meshlet.Options) config {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	meshlet.Build(m.indices, m.positions, opts) // warm-up
+	runtime.GC()
+	t0 := time.Now()
+	if _, err := meshlet.Build(m.indices, m.positions, opts); err != nil {
+		return cfg
+	}
+	ms := float64(time.Since(t0).Microseconds())/1000 + 0.001
+	cfg.runs = min(max(cfg.runs, int(math.Ceil(minMeasureMS/ms))), 50*cfg.runs)
+	return cfg
+}
+
 // middle is the median of xs (the upper one of an even count).
 func middle(xs []float64) float64 {
 	xs = slices.Clone(xs)
@@ -511,12 +533,13 @@ func compareMeshlets(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 	opts := meshlet.DefaultOptions() // 64 / 124, cone weight 0.25
 	fmt.Fprintf(w, "## Meshlets (%d/%d, cone weight %g)\n\n", opts.MaxVertices, opts.MaxTriangles, opts.ConeWeight)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "mesh\ttris\ttool\tmeshlets\tavg tris\tavg verts\tmean radius\tcone-culled\tms\tms -j 2\tvalid\t")
+	fmt.Fprintln(tw, "mesh\ttris\ttool\tmeshlets\tavg tris\tavg verts\tmean radius\tcone-culled\tms\tms -j 2\truns\tvalid\t")
 	for _, m := range meshes {
 		meshPath := filepath.Join(tmp, m.name+".bin")
 		if err := writeMeshBin(meshPath, m); err != nil {
 			return err
 		}
+		cfg := meshletRuns(cfg, m, opts)
 		// Rounds alternate the two tools so that both see the same load
 		// from other processes; the ratio is the median of the rounds'
 		// ratios (times: the median round of each tool).
@@ -567,12 +590,12 @@ func compareMeshlets(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 			return err
 		}
 		row := func(tool string, s meshletSet, ms float64, ms2 string) {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.2f\t%.2f\t%.5g\t%.4f\t%.1f\t%s\t%v\t\n", m.name, len(m.indices)/3, tool,
-				s.count, mean(s.tris), mean(s.verts), meanF(s.radius), culledFraction(s), ms, ms2, coversExactly(s, m.indices))
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.2f\t%.2f\t%.5g\t%.4f\t%.2f\t%s\t%d×%d\t%v\t\n", m.name, len(m.indices)/3, tool,
+				s.count, mean(s.tris), mean(s.verts), meanF(s.radius), culledFraction(s), ms, ms2, cfg.rounds, cfg.runs, coversExactly(s, m.indices))
 		}
-		row("meshcook", ours, middle(ms1s), fmt.Sprintf("%.1f", middle(ms2s)))
+		row("meshcook", ours, middle(ms1s), fmt.Sprintf("%.2f", middle(ms2s)))
 		row("meshopt", theirs, middle(theirMS), "-")
-		fmt.Fprintf(tw, "%s\t\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\n", m.name, "ratio",
+		fmt.Fprintf(tw, "%s\t\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t\n", m.name, "ratio",
 			ratio(float64(ours.count), float64(theirs.count)), ratio(mean(ours.tris), mean(theirs.tris)),
 			ratio(mean(ours.verts), mean(theirs.verts)), ratio(meanF(ours.radius), meanF(theirs.radius)),
 			ratio(culledFraction(ours), culledFraction(theirs)), fmt.Sprintf("%.3f", middle(r1)), fmt.Sprintf("%.3f", middle(r2)))
