@@ -1100,7 +1100,7 @@ func (b *builder) add(t uint32) {
 func (b *builder) addVertex(v uint32) {
 	b.local[v] = int16(len(b.verts))
 	b.verts = append(b.verts, v)
-	tstate, idx, local, emitted, serial := b.tstate, b.idx, b.local, b.emitted, b.serial
+	tstate, emitted, serial := b.tstate, b.emitted, b.serial
 	// aliveAdjacent, inlined by hand and fused with the loop: the alive
 	// entries are handled in the order aliveAdjacent returns them.
 	off, n := b.adjOff[v], b.adjLen[v]
@@ -1135,10 +1135,11 @@ func (b *builder) addVertex(v uint32) {
 				b.far = append(b.far, u)
 			}
 		case 2:
-			tri := idx[3*u : 3*u+3 : 3*u+3]
+			tri := b.idx[3*u : 3*u+3 : 3*u+3]
 			a, c1, c2 := tri[0], tri[1], tri[2]
 			// w: the first corner not in the meshlet (none for a
 			// triangle whose corners are all v).
+			local := b.local
 			w, out := a, local[a] < 0
 			if !out {
 				w, out = c1, local[c1] < 0
