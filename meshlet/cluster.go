@@ -159,7 +159,7 @@ type builder struct {
 	far      []uint32 // (entries built into farCands when looked at)
 	farCands []cand
 	ready    []uint32 // triangles whose corners are all in the meshlet (lazy)
-	sel      []selected
+	sel      []uint32 // the candidates pick scores: indices in cands or farCands
 	// Per triangle, its state in the current meshlet (see triState).
 	// Completion tracking: completes[w].n counts unused triangles that
 	// adding vertex w would complete (valid when completes[w].stamp ==
@@ -723,7 +723,7 @@ func (b *builder) pick() int32 {
 	case 0:
 		return -1
 	case 1:
-		return int32(list[sel[0].k].t)
+		return int32(list[sel[0]].t)
 	}
 	// sc.score, inlined by hand: this loop runs for every step.
 	sc := b.scorer()
@@ -731,8 +731,8 @@ func (b *builder) pick() int32 {
 	ax, ay, az, w, omw := sc.ax[0], sc.ax[1], sc.ax[2], sc.w, sc.omw
 	completes, serial := b.completes, b.serial
 	fit, fitScore := int32(-1), float32(0)
-	for _, e := range sel {
-		cd := &list[e.k]
+	for _, k := range sel {
+		cd := &list[k]
 		dx := float64(cd.g.c[0]) - cx
 		dy := float64(cd.g.c[1]) - cy
 		dz := float64(cd.g.c[2]) - cz
@@ -743,9 +743,9 @@ func (b *builder) pick() int32 {
 			cone = minConeFactor
 		}
 		s := float32(1+float32(float32(d)*omw)) * cone
-		if e.nv == 1 {
-			// discount, inlined.
-			if c := completes[e.w]; c.stamp == serial && c.n > 1 {
+		if cd.inside == 2 {
+			// One new vertex: discount, inlined.
+			if c := completes[cd.w]; c.stamp == serial && c.n > 1 {
 				s = float32(float64(s) / (1 + vertexGainWeight*float64(c.n-1)))
 			}
 		}
@@ -771,7 +771,7 @@ func (b *builder) scanNear(room int) (t int32) {
 	// sel has room for every entry, so the loop stores without append's
 	// growth path (and the registers that path spills).
 	if cap(b.sel) < len(cands) {
-		b.sel = make([]selected, 0, 2*len(cands))
+		b.sel = make([]uint32, 0, 2*len(cands))
 	}
 	sel, n := b.sel[:len(cands)], 0
 	for i := range cands {
@@ -804,7 +804,7 @@ func (b *builder) scanNear(room int) (t int32) {
 		if prio < fitPrio {
 			fitPrio, n = prio, 0
 		}
-		sel[n] = selected{uint32(i), cd.w, uint8(nv)}
+		sel[n] = uint32(i)
 		n++
 	}
 	b.ncand = nlive
@@ -861,9 +861,12 @@ func (b *builder) newCorner(t uint32) (int, uint32) {
 
 // scanExact is scanNear for a list whose entries are not kept up to
 // date (farCands, or cands when inside may undercount): it ranks the
-// unused entries from the mesh arrays. skipNear skips triangles that are
-// also in cands. n is the count the near list's cap uses (see scanNear).
-func (b *builder) scanExact(sel []selected, cands []cand, room int, skipNear bool) (_ []selected, t int32, n int) {
+// unused entries from the mesh arrays, and sets the inside and w of each
+// entry it selects from them (as scanNear finds them in the near list;
+// nothing else reads them in either list). skipNear skips triangles that
+// are also in cands. n is the count the near list's cap uses (see
+// scanNear).
+func (b *builder) scanExact(sel []uint32, cands []cand, room int, skipNear bool) (_ []uint32, t int32, n int) {
 	live, emitted := b.live, b.emitted
 	fitPrio := math.MaxInt
 	for i := range cands {
@@ -889,17 +892,10 @@ func (b *builder) scanExact(sel []selected, cands []cand, room int, skipNear boo
 		if prio < fitPrio {
 			fitPrio, sel = prio, sel[:0]
 		}
-		sel = append(sel, selected{uint32(i), w, uint8(nv)})
+		cd.inside, cd.w = uint8(3-nv), w
+		sel = append(sel, uint32(i))
 	}
 	return sel, -1, n
-}
-
-// selected is a candidate pick will score: its index in its list, its
-// new vertex count and, when that is one, the new vertex.
-type selected struct {
-	k  uint32
-	w  uint32
-	nv uint8
 }
 
 // priority is the topological priority of candidate t that adds nv > 0
