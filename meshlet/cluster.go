@@ -699,22 +699,26 @@ func (b *builder) pick() int32 {
 	}
 	room := b.opts.MaxVertices - len(b.verts)
 	var t int32
+	var sel []uint32
 	near := true
 	if b.inexact {
 		b.compact()
 		b.sel, t, b.ncand = b.scanExact(b.sel[:0], b.cands, room, false)
+		sel = b.sel
 	} else {
-		t = b.scanNear(room)
+		var n int
+		n, t = b.scanNear(room)
+		sel = b.sel[:n]
 	}
-	if t < 0 && len(b.sel) == 0 {
+	if t < 0 && len(sel) == 0 {
 		b.materializeFar()
-		b.sel, t, _ = b.scanExact(b.sel, b.farCands, room, true)
+		b.sel, t, _ = b.scanExact(b.sel[:0], b.farCands, room, true)
+		sel = b.sel
 		near = false
 	}
 	if t >= 0 {
 		return t
 	}
-	sel := b.sel
 	list := b.cands
 	if !near {
 		list = b.farCands
@@ -756,12 +760,12 @@ func (b *builder) pick() int32 {
 	return fit
 }
 
-// scanNear is pick's first pass over the near list: it collects into sel
-// the fitting candidates of the best priority, ranked from the entries
-// alone. A candidate that adds no vertex (one the ready stack missed) is
-// returned as t (else t is -1). The list is compacted first when most of
-// it is dead.
-func (b *builder) scanNear(room int) (t int32) {
+// scanNear is pick's first pass over the near list: it collects into
+// b.sel[:n] the fitting candidates of the best priority, ranked from the
+// entries alone. A candidate that adds no vertex (one the ready stack
+// missed) is returned as t (else t is -1). The list is compacted first
+// when most of it is dead.
+func (b *builder) scanNear(room int) (n int, t int32) {
 	if b.ndead > 8 && 2*b.ndead > len(b.cands) {
 		b.compact()
 	}
@@ -773,7 +777,7 @@ func (b *builder) scanNear(room int) (t int32) {
 	if cap(b.sel) < len(cands) {
 		b.sel = make([]uint32, 0, 2*len(cands))
 	}
-	sel, n := b.sel[:len(cands)], 0
+	sel := b.sel[:len(cands)]
 	for i := range cands {
 		cd := &cands[i]
 		f := cd.flags
@@ -786,8 +790,7 @@ func (b *builder) scanNear(room int) (t int32) {
 			// Missed by the ready stack: take it now. The cap counts
 			// the entries after it as the lazy list kept them.
 			b.ncand = nlive - 1 + len(cands) - i - 1
-			b.sel = sel[:0]
-			return int32(cd.t)
+			return 0, int32(cd.t)
 		}
 		if nv > room {
 			continue
@@ -808,8 +811,7 @@ func (b *builder) scanNear(room int) (t int32) {
 		n++
 	}
 	b.ncand = nlive
-	b.sel = sel[:n]
-	return -1
+	return n, -1
 }
 
 // compact drops the dead entries from cands, keeping the order, and
@@ -819,14 +821,14 @@ func (b *builder) compact() {
 		return
 	}
 	j := 0
-	for i := range b.cands {
-		cd := b.cands[i]
-		if cd.flags&candDead != 0 {
+	cands := b.cands
+	for i := range cands {
+		if cands[i].flags&candDead != 0 {
 			continue
 		}
 		if i != j {
-			b.cands[j] = cd
-			b.tstate[cd.t].pos = uint16(j + 1)
+			cands[j] = cands[i]
+			b.tstate[cands[j].t].pos = uint16(j + 1)
 		}
 		j++
 	}
