@@ -169,7 +169,6 @@ type builder struct {
 	serial    uint32
 	sumC      [3]float64
 	sumN      [3]float64
-	sc        scorer // pick's scorer (kept here so it is not allocated)
 
 	out Result
 }
@@ -981,16 +980,15 @@ type scorer struct {
 }
 
 // scorer returns the current meshlet's scorer.
-func (b *builder) scorer() *scorer {
+func (b *builder) scorer() scorer {
 	c, w := b.center(), b.opts.ConeWeight
-	b.sc = scorer{
+	return scorer{
 		c:    [3]float64{float64(c[0]), float64(c[1]), float64(c[2])},
 		ax:   b.axis(),
 		w:    w,
 		omw:  1 - w,
 		invR: 1 / b.expectedRadius,
 	}
-	return &b.sc
 }
 
 // score is meshoptimizer's geometric score of a triangle with geometry g:
