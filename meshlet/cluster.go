@@ -1161,12 +1161,12 @@ func (b *builder) addVertex(v uint32) {
 				continue
 			}
 			b.ncand++
-			cd := cand{t: u, v: [3]uint32{a, c1, c2}, g: b.geom[u], inside: 2, w: w}
+			b.cands = append(b.cands, cand{t: u, v: [3]uint32{a, c1, c2}, g: b.geom[u], inside: 2, w: w})
 			if a == c1 || a == c2 || c1 == c2 {
+				cd := &b.cands[len(b.cands)-1]
 				cd.flags = candDegenerate
-				b.setDegenerate(&cd)
+				b.setDegenerate(cd)
 			}
-			b.cands = append(b.cands, cd)
 			st.pos = uint16(len(b.cands))
 		case 3:
 			b.ready = append(b.ready, u)
