@@ -487,7 +487,7 @@ func (b *builder) poolNearest(q [3]float32, r2 float64) uint32 {
 		}
 		b.pool[j] = t
 		j++
-		if d := dist2(qd, b.geom[t].c); d < bestD || (d == bestD && best == noTriangle) {
+		if d := sqDist(qd[0], qd[1], qd[2], &b.geom[t].c); d < bestD || (d == bestD && best == noTriangle) {
 			best, bestD = t, d
 		}
 	}
@@ -501,10 +501,11 @@ func (b *builder) poolNearest(q [3]float32, r2 float64) uint32 {
 // surface instead of growing out from the middle and leaving slivers.
 func (b *builder) initialSeed() uint32 {
 	c := b.corner
-	q := [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}
+	qx, qy, qz := float64(c[0]), float64(c[1]), float64(c[2])
 	best, bestD := 0, math.Inf(1)
-	for i := range b.geom {
-		if d := dist2(q, b.geom[i].c); d < bestD {
+	geom := b.geom
+	for i := range geom {
+		if d := sqDist(qx, qy, qz, &geom[i].c); d < bestD {
 			best, bestD = i, d
 		}
 	}
@@ -562,7 +563,7 @@ func (b *builder) liveSum(t uint32) uint32 {
 
 func (b *builder) cornerDist(t uint32) float64 {
 	c := b.corner
-	return dist2([3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, b.geom[t].c)
+	return sqDist(float64(c[0]), float64(c[1]), float64(c[2]), &b.geom[t].c)
 }
 
 // collectSeeds adds up to seedsPerMeshlet seed triangles from the border of

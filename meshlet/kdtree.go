@@ -194,7 +194,7 @@ func (t *kdTree) search(n int32, q [3]float64, best *int32, bestD *float64) {
 			if t.gone[it.id] {
 				continue
 			}
-			if d := dist2(q, it.p); d < *bestD || (d == *bestD && it.id < *best) {
+			if d := sqDist(q[0], q[1], q[2], &it.p); d < *bestD || (d == *bestD && it.id < *best) {
 				*best, *bestD = it.id, d
 			}
 		}
@@ -214,6 +214,13 @@ func (t *kdTree) search(n int32, q [3]float64, best *int32, bestD *float64) {
 // dist2 is the squared distance in float64 (no overflow for float32 input).
 // Each product is rounded explicitly so no fused multiply-add changes it.
 func dist2(q [3]float64, p [3]float32) float64 {
-	dx, dy, dz := q[0]-float64(p[0]), q[1]-float64(p[1]), q[2]-float64(p[2])
+	return sqDist(q[0], q[1], q[2], &p)
+}
+
+// sqDist is dist2 for a query in scalars and a point by pointer: loops
+// keep the query in registers instead of copying arrays through the
+// stack on every call.
+func sqDist(qx, qy, qz float64, p *[3]float32) float64 {
+	dx, dy, dz := qx-float64(p[0]), qy-float64(p[1]), qz-float64(p[2])
 	return float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
 }
