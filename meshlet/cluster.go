@@ -980,16 +980,26 @@ type scorer struct {
 	invR   float64
 }
 
-// scorer returns the current meshlet's scorer.
+// scorer returns the current meshlet's scorer: center and axis, written
+// out in scalars (the same roundings).
 func (b *builder) scorer() scorer {
-	c, w := b.center(), b.opts.ConeWeight
-	return scorer{
-		c:    [3]float64{float64(c[0]), float64(c[1]), float64(c[2])},
-		ax:   b.axis(),
+	w := b.opts.ConeWeight
+	inv := 1 / float64(len(b.ltris)/3)
+	sc := scorer{
+		c: [3]float64{
+			float64(float32(b.sumC[0] * inv)),
+			float64(float32(b.sumC[1] * inv)),
+			float64(float32(b.sumC[2] * inv)),
+		},
 		w:    w,
 		omw:  1 - w,
 		invR: 1 / b.expectedRadius,
 	}
+	nx, ny, nz := b.sumN[0], b.sumN[1], b.sumN[2]
+	if l := math.Sqrt(float64(nx*nx) + float64(ny*ny) + float64(nz*nz)); l != 0 {
+		sc.ax = [3]float32{float32(nx / l), float32(ny / l), float32(nz / l)}
+	}
+	return sc
 }
 
 // score is meshoptimizer's geometric score of a triangle with geometry g:
