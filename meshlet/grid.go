@@ -166,17 +166,17 @@ func (g *cellGrid) search(q [3]float32, geom []triGeom, emitted []bool, rings in
 				if ring == 1 || abs(z-qz) == ring || abs(y-qy) == ring {
 					for x := x0; x <= x1; x++ {
 						visited += 1 + int(g.cnt[row+x])
-						best, bestD = g.scanCell(row+x, qd, geom, emitted, best, bestD)
+						best, bestD = g.scanCell(row+x, &qd, geom, emitted, best, bestD)
 					}
 					continue
 				}
 				if x := qx - ring; x >= 0 {
 					visited += 1 + int(g.cnt[row+x])
-					best, bestD = g.scanCell(row+x, qd, geom, emitted, best, bestD)
+					best, bestD = g.scanCell(row+x, &qd, geom, emitted, best, bestD)
 				}
 				if x := qx + ring; x < dx {
 					visited += 1 + int(g.cnt[row+x])
-					best, bestD = g.scanCell(row+x, qd, geom, emitted, best, bestD)
+					best, bestD = g.scanCell(row+x, &qd, geom, emitted, best, bestD)
 				}
 			}
 		}
@@ -191,7 +191,7 @@ func (g *cellGrid) search(q [3]float32, geom []triGeom, emitted []bool, rings in
 
 // scanCell updates the nearest triangle with cell c's unused triangles,
 // dropping the used ones from the cell.
-func (g *cellGrid) scanCell(c int, qd [3]float64, geom []triGeom, emitted []bool, best uint32, bestD float64) (uint32, float64) {
+func (g *cellGrid) scanCell(c int, qd *[3]float64, geom []triGeom, emitted []bool, best uint32, bestD float64) (uint32, float64) {
 	lst := g.tri[g.off[c] : g.off[c]+g.cnt[c]]
 	for i := 0; i < len(lst); {
 		t := lst[i]
@@ -201,7 +201,7 @@ func (g *cellGrid) scanCell(c int, qd [3]float64, geom []triGeom, emitted []bool
 			continue
 		}
 		i++
-		if d := dist2(qd, geom[t].c); d < bestD || (d == bestD && t < best) {
+		if d := sqDist(qd[0], qd[1], qd[2], &geom[t].c); d < bestD || (d == bestD && t < best) {
 			best, bestD = t, d
 		}
 	}
