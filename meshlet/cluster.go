@@ -128,7 +128,8 @@ type builder struct {
 	kdPoint []int32
 	grid    *cellGrid // nearest within reach, built on first use
 	// Before the tree: the unused triangles (lazily compacted) that
-	// nearestUnused scans, and how many points the scans have visited.
+	// nearestUnused scans when there is no grid, and how many points (and
+	// grid cells) the scans have visited.
 	pool      []uint32
 	poolReady bool
 	scanned   int
@@ -513,10 +514,13 @@ func (b *builder) initialSeed() uint32 {
 }
 
 // nearestUnused returns the unused triangle whose centroid is nearest q
-// (the lowest index on ties, with or without the tree). The first queries scan the unused triangles: most
+// (the lowest index on ties, with or without the tree). The first queries
+// scan: the fallback grid's rings outwards from q (it exists whenever run
+// asks: nothing was within reach), or else every unused triangle; most
 // meshes need a handful per part, far cheaper than a tree. Once the scans
-// have visited kdAfterScans points per triangle, the k-d tree is built
-// over the triangles still unused, so scattered input stays O(n log n).
+// have visited kdAfterScans cells and points per triangle, the k-d tree
+// is built over the triangles still unused, so scattered input stays
+// O(n log n).
 func (b *builder) nearestUnused(q [3]float32) uint32 {
 	if b.kd == nil && b.scanned < kdAfterScans*len(b.emitted) {
 		best := uint32(noTriangle)
