@@ -232,14 +232,14 @@ func computeGeom(indices []uint32, positions [][3]float32, geom []triGeom) float
 		nz := float64(ax*by) - float64(ay*bx)
 		l := math.Sqrt(float64(nx*nx) + float64(ny*ny) + float64(nz*nz))
 		area += l
-		// Stored field by field: a [3]float32 value would go through
-		// the stack.
-		g := &geom[t]
-		g.c[0], g.c[1], g.c[2] = float32((x0+x1+x2)/3), float32((y0+y1+y2)/3), float32((z0+z1+z2)/3)
-		g.n[0], g.n[1], g.n[2] = 0, 0, 0
+		var n0, n1, n2 float32
 		if l > 0 {
 			inv := 1 / l
-			g.n[0], g.n[1], g.n[2] = float32(nx*inv), float32(ny*inv), float32(nz*inv)
+			n0, n1, n2 = float32(nx*inv), float32(ny*inv), float32(nz*inv)
+		}
+		geom[t] = triGeom{
+			c: [3]float32{float32((x0 + x1 + x2) / 3), float32((y0 + y1 + y2) / 3), float32((z0 + z1 + z2) / 3)},
+			n: [3]float32{n0, n1, n2},
 		}
 	}
 	return area
