@@ -649,7 +649,9 @@ func (b *builder) firstUnused() uint32 {
 
 // newVertices counts the distinct corners of t not yet in the meshlet.
 func (b *builder) newVertices(t uint32) int {
-	a, c1, c2 := b.idx[3*t], b.idx[3*t+1], b.idx[3*t+2]
+	i := 3 * int(t)
+	tri := b.idx[i : i+3 : i+3]
+	a, c1, c2 := tri[0], tri[1], tri[2]
 	n := 0
 	if b.local[a] < 0 {
 		n++
@@ -851,7 +853,9 @@ func (b *builder) setDegenerate(cd *cand) {
 // newCorner returns how many distinct corners of t are not in the meshlet
 // and, when that is one, which.
 func (b *builder) newCorner(t uint32) (int, uint32) {
-	a, c1, c2 := b.idx[3*t], b.idx[3*t+1], b.idx[3*t+2]
+	i := 3 * int(t)
+	tri := b.idx[i : i+3 : i+3]
+	a, c1, c2 := tri[0], tri[1], tri[2]
 	n, w := 0, uint32(0)
 	if b.local[c2] < 0 && c2 != a && c2 != c1 {
 		n, w = n+1, c2
@@ -891,7 +895,9 @@ func (b *builder) scanExact(sel []uint32, cands []cand, room int, skipNear bool)
 		if nv > room {
 			continue
 		}
-		prio := priorityOf(live[b.idx[3*cd.t]], live[b.idx[3*cd.t+1]], live[b.idx[3*cd.t+2]], nv)
+		j := 3 * int(cd.t)
+		tri := b.idx[j : j+3 : j+3]
+		prio := priorityOf(live[tri[0]], live[tri[1]], live[tri[2]], nv)
 		if prio > fitPrio {
 			continue
 		}
@@ -907,7 +913,9 @@ func (b *builder) scanExact(sel []uint32, cands []cand, room int, skipNear bool)
 // priority is the topological priority of candidate t that adds nv > 0
 // vertices.
 func (b *builder) priority(t uint32, nv int) int {
-	return priorityOf(b.live[b.idx[3*t]], b.live[b.idx[3*t+1]], b.live[b.idx[3*t+2]], nv)
+	i := 3 * int(t)
+	tri := b.idx[i : i+3 : i+3]
+	return priorityOf(b.live[tri[0]], b.live[tri[1]], b.live[tri[2]], nv)
 }
 
 // liveClass codes a live count for scanNear's priorities: 1 for 1, 4 for
@@ -1048,7 +1056,8 @@ func (b *builder) aliveAdjacent(v uint32) []uint32 {
 
 // add appends triangle t to the current meshlet (the caller checked it fits).
 func (b *builder) add(t uint32) {
-	tri := b.idx[3*t : 3*t+3 : 3*t+3]
+	i := 3 * int(t) // int: uint32 arithmetic would need wraparound checks
+	tri := b.idx[i : i+3 : i+3]
 	a, c1, c2 := tri[0], tri[1], tri[2]
 	// New corners join first, in corner order (addVertex reads only the
 	// meshlet's vertices and the triangle states, not the live counts),
@@ -1146,7 +1155,8 @@ func (b *builder) addVertex(v uint32) {
 				b.far = append(b.far, u)
 			}
 		case 2:
-			tri := b.idx[3*u : 3*u+3 : 3*u+3]
+			j := 3 * int(u)
+			tri := b.idx[j : j+3 : j+3]
 			a, c1, c2 := tri[0], tri[1], tri[2]
 			// w: the first corner not in the meshlet (none for a
 			// triangle whose corners are all v).
@@ -1222,7 +1232,9 @@ func (b *builder) promote(st *triState, u uint32) {
 		return
 	}
 	b.ncand++
-	a, c1, c2 := b.idx[3*u], b.idx[3*u+1], b.idx[3*u+2]
+	i := 3 * int(u)
+	tri := b.idx[i : i+3 : i+3]
+	a, c1, c2 := tri[0], tri[1], tri[2]
 	cd := cand{t: u, v: [3]uint32{a, c1, c2}, g: b.geom[u], inside: st.inside}
 	if a == c1 || a == c2 || c1 == c2 {
 		cd.flags |= candDegenerate
