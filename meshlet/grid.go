@@ -192,7 +192,8 @@ func (g *cellGrid) search(q [3]float32, geom []triGeom, emitted []bool, rings in
 // scanCell updates the nearest triangle with cell c's unused triangles,
 // dropping the used ones from the cell.
 func (g *cellGrid) scanCell(c int, qd *[3]float64, geom []triGeom, emitted []bool, best uint32, bestD float64) (uint32, float64) {
-	lst := g.tri[g.off[c] : g.off[c]+g.cnt[c]]
+	lo := int(g.off[c])
+	lst := g.tri[lo : lo+int(g.cnt[c])]
 	for i := 0; i < len(lst); {
 		t := lst[i]
 		if emitted[t] {
