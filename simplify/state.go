@@ -291,42 +291,39 @@ func (s *state) buildRemap(positions [][3]float32) {
 func (s *state) classify(opts *Options) {
 	n := s.n
 	off, adj := buildAdjacency(s.result, n, nil, nil, nil)
+	hasEdge := func(a, b uint32) bool {
+		for _, e := range adj[off[a]:off[a+1]] {
+			if e.next == b {
+				return true
+			}
+		}
+		return false
+	}
 	// openOut[v]: target of v's single open outgoing half-edge, noVertex if
-	// none, v itself if several; openIn likewise for incoming. Around v, an
-	// entry {next: t, prev: x} is a triangle (x, v, t): edge v→t is open
-	// when no entry has prev t (no t→v), and x→v when none has next x. So
-	// each vertex reads only its own fan, and ranges of vertices classify
-	// on up to GOMAXPROCS goroutines.
+	// none, v itself if several; openIn likewise for incoming.
 	openOut := make([]uint32, n)
 	openIn := make([]uint32, n)
-	par.Ranges(n, kQuadricChunk, func(_, lo, hi int) {
-		for v := lo; v < hi; v++ {
-			fan := adj[off[v]:off[v+1]]
-			out, in := noVertex, noVertex
-			for _, e := range fan {
-				backOut, backIn := false, false
-				for _, f := range fan {
-					backOut = backOut || f.prev == e.next
-					backIn = backIn || f.next == e.prev
-				}
-				if !backOut {
-					if out == noVertex {
-						out = e.next
-					} else {
-						out = uint32(v)
-					}
-				}
-				if !backIn {
-					if in == noVertex {
-						in = e.prev
-					} else {
-						in = uint32(v)
-					}
-				}
+	for i := range openOut {
+		openOut[i], openIn[i] = noVertex, noVertex
+	}
+	for v := range uint32(n) {
+		for _, e := range adj[off[v]:off[v+1]] {
+			t := e.next
+			if hasEdge(t, v) {
+				continue
 			}
-			openOut[v], openIn[v] = out, in
+			if openOut[v] == noVertex {
+				openOut[v] = t
+			} else {
+				openOut[v] = v
+			}
+			if openIn[t] == noVertex {
+				openIn[t] = v
+			} else {
+				openIn[t] = t
+			}
 		}
-	})
+	}
 	single := func(v, x uint32) bool { return x != noVertex && x != v }
 
 	s.kind = make([]uint8, n)
