@@ -272,8 +272,16 @@ func loadMeshes(cfg config) ([]*benchMesh, error) {
 // node's gc()), and returns the last result, the median wall time in ms
 // and the mean CPU time of the timed runs in ms.
 func median[T any](cfg config, fn func() T) (T, float64, float64) {
+	// The collector runs only when forced: a forced collection shrinks
+	// the heap goal to the live meshes, and with pacing on the runtime
+	// then returned each run's memory to the OS in the background, so
+	// every run page-faulted its buffers in again (FlightHelmet's
+	// meshlets: 26-38 ms from one invocation to the next). Off, the
+	// runs reuse their memory, as node's WASM linear memory does.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	var res T
 	for range cfg.warmup {
+		runtime.GC()
 		res = fn()
 	}
 	ms := make([]float64, cfg.runs)
