@@ -57,7 +57,9 @@
 // 729 at most; O(n) to build, built on first use. Only when
 // nothing is within reach and no border seed is left does the nearest
 // unused triangle anywhere start the next meshlet: the first such queries
-// scan the unused triangles; once they have visited four per triangle a
+// scan the fallback grid's rings outwards (each ring's shell only) until
+// no nearer cell can remain; once they have visited four cells and
+// points per triangle a
 // k-d tree over the triangles still unused answers the rest (J. L.
 // Bentley, "Multidimensional binary search trees used for associative
 // searching", CACM 1975; leaves of 32, per-subtree live counts), so
