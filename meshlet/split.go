@@ -3,8 +3,8 @@ package meshlet
 import (
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
+
+	"github.com/meshcook/meshcook/internal/par"
 )
 
 // partTriangles is the most triangles Build clusterizes as one greedy run.
@@ -48,7 +48,7 @@ func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 	// thread count.
 	geom := make([]triGeom, n)
 	areas := make([]float64, parts)
-	parallel(parts, func(c int) {
+	par.Each(parts, func(c int) {
 		lo, hi := c*partTriangles, min((c+1)*partTriangles, n)
 		areas[c] = computeGeom(indices[3*lo:3*hi], positions, geom[lo:hi])
 	})
@@ -83,38 +83,10 @@ func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 
 	results := make([]Result, parts)
 	workers := make([]partWorker, min(runtime.GOMAXPROCS(0), parts))
-	parallelWorkers(parts, len(workers), func(w, p int) {
+	par.Workers(parts, len(workers), func(w, p int) {
 		results[p] = workers[w].build(order[off[p]:off[p+1]], indices, geom, len(positions), opts, radius)
 	})
 	return join(results, len(indices))
-}
-
-// parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
-	parallelWorkers(n, min(runtime.GOMAXPROCS(0), n), func(_, i int) { fn(i) })
-}
-
-// parallelWorkers runs fn(w, i) for i in 0..n-1 on the given number of
-// goroutines (the caller's included); w is the goroutine's number, so fn
-// can keep per-goroutine state. Which goroutine runs which i varies; fn
-// must write only to i's own outputs.
-func parallelWorkers(n, workers int, fn func(w, i int)) {
-	var next atomic.Int32
-	work := func(w int) {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= n {
-				return
-			}
-			fn(w, i)
-		}
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(func() { work(w) })
-	}
-	work(0)
-	wg.Wait()
 }
 
 // partWorker is one goroutine's state, reused across the parts it builds.
