@@ -56,33 +56,40 @@ func (s *state) deferredFloor() float64 {
 func isLoopKind(k uint8) bool { return k == kindBorder || k == kindSeam }
 
 // kPickChunk is how many triangles one goroutine lists and ranks the
-// candidate edges of at a time.
-const kPickChunk = 4096
+// candidate edges of at a time; kParBlock chunks form a block.
+const (
+	kPickChunk = 4096
+	kParBlock  = 8
+)
 
 // pickCollapses lists every edge that may collapse in at least one
 // direction, in triangle order, with its error and direction (see
-// rankRange). Chunks of triangles run on up to GOMAXPROCS goroutines into
-// their own lists, joined in chunk order: the same result as one
-// goroutine. Ranking is independent per candidate (each owns its corner's
-// edge cache and reads state that does not change meanwhile).
+// rankRange). The triangles go in blocks of kParBlock chunks: the chunks
+// of a block run on up to GOMAXPROCS goroutines into their own lists,
+// which are then appended in chunk order, so the result is the one a
+// single goroutine gives and the lists stay small. Ranking is independent
+// per candidate (each owns its corner's edge cache and reads state that
+// does not change meanwhile).
 func (s *state) pickCollapses() {
 	tris := len(s.result) / 3
-	chunks := (tris + kPickChunk - 1) / kPickChunk
-	for len(s.chunkColl) < chunks {
-		s.chunkColl = append(s.chunkColl, nil)
+	if s.coll == nil {
+		// About one candidate per edge, half the corners on a closed mesh:
+		// allocate once instead of growing through the first pass.
+		s.coll = make([]collapse, 0, tris*3/2+16)
 	}
-	par.Ranges(tris, kPickChunk, func(k, lo, hi int) {
-		list := s.pickRange(s.chunkColl[k][:0], 3*lo, 3*hi)
-		s.rankRange(list)
-		s.chunkColl[k] = list
-	})
-	total := 0
-	for _, l := range s.chunkColl[:chunks] {
-		total += len(l)
+	s.coll = s.coll[:0]
+	if s.chunkColl == nil {
+		s.chunkColl = make([][]collapse, kParBlock)
 	}
-	s.coll = slices.Grow(s.coll[:0], total)
-	for _, l := range s.chunkColl[:chunks] {
-		s.coll = append(s.coll, l...)
+	for block := 0; block < tris; block += kParBlock * kPickChunk {
+		n := par.Ranges(min(tris-block, kParBlock*kPickChunk), kPickChunk, func(k, lo, hi int) {
+			list := s.pickRange(s.chunkColl[k][:0], 3*(block+lo), 3*(block+hi))
+			s.rankRange(list)
+			s.chunkColl[k] = list
+		})
+		for _, l := range s.chunkColl[:n] {
+			s.coll = append(s.coll, l...)
+		}
 	}
 }
 
@@ -90,8 +97,6 @@ func (s *state) pickCollapses() {
 func (s *state) pickRange(list []collapse, lo, hi int) []collapse {
 	tris := s.result
 	if list == nil {
-		// About one candidate per edge, half the corners on a closed mesh:
-		// allocate once instead of growing through the first pass.
 		list = make([]collapse, 0, (hi-lo)/2+16)
 	}
 	for t := lo; t+2 < hi; t += 3 {

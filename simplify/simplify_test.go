@@ -438,9 +438,9 @@ func TestSimplifyDeterministic(t *testing.T) {
 // one goroutine as on many (run under -race, this also checks that the
 // chunks share no writes).
 func TestSimplifySameForEveryGOMAXPROCS(t *testing.T) {
-	m := sphere(90, 120) // 23760 triangles: six pick chunks
-	if n := len(m.idx) / 3; n <= 4*kPickChunk {
-		t.Fatalf("test mesh has %d triangles, want more than %d", n, 4*kPickChunk)
+	m := sphere(140, 128) // 35584 triangles: two blocks of pick chunks
+	if n := len(m.idx) / 3; n <= kParBlock*kPickChunk || n <= kParBlock*kQuadricChunk {
+		t.Fatalf("test mesh has %d triangles, want more than one block", n)
 	}
 	opts := Options{TargetIndexCount: len(m.idx) / 10 / 3 * 3, TargetError: 1, AttributeWeights: Weights{Normal: 0.5}}
 	run := func(procs int) (Result, []Level) {

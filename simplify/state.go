@@ -459,25 +459,27 @@ func (s *state) fillQuadrics() {
 	s.vq = make([]quadric, s.n)
 	tris := s.result
 	// Each triangle's quadrics are computed on up to GOMAXPROCS goroutines,
-	// then summed into its vertices in triangle order on one: the sums are
-	// the same whatever the goroutine count.
+	// a block of kParBlock chunks at a time, then summed into its vertices
+	// in triangle order on one: the sums are the same whatever the
+	// goroutine count, and the buffers hold one block.
 	k := s.k
-	face := make([]quadric, len(tris)/3)
-	var ag []gradient
-	if k > 0 {
-		ag = make([]gradient, len(tris)/3*k)
-	}
-	par.Ranges(len(face), kQuadricChunk, func(_, lo, hi int) {
-		for f := lo; f < hi; f++ {
-			a, b, c := tris[3*f], tris[3*f+1], tris[3*f+2]
-			face[f].addTriangle(s.pos[a], s.pos[b], s.pos[c])
+	nf := len(tris) / 3
+	face := make([]quadric, min(nf, kParBlock*kQuadricChunk))
+	for block := 0; block < nf; block += len(face) {
+		fb := face[:min(nf-block, len(face))]
+		par.Ranges(len(fb), kQuadricChunk, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				t := 3 * (block + i)
+				fb[i] = quadric{}
+				fb[i].addTriangle(s.pos[tris[t]], s.pos[tris[t+1]], s.pos[tris[t+2]])
+			}
+		})
+		for i := range fb {
+			t := 3 * (block + i)
+			s.vq[s.remap[tris[t]]].add(&fb[i])
+			s.vq[s.remap[tris[t+1]]].add(&fb[i])
+			s.vq[s.remap[tris[t+2]]].add(&fb[i])
 		}
-	})
-	for f := range face {
-		a, b, c := tris[3*f], tris[3*f+1], tris[3*f+2]
-		s.vq[s.remap[a]].add(&face[f])
-		s.vq[s.remap[b]].add(&face[f])
-		s.vq[s.remap[c]].add(&face[f])
 	}
 	for t := 0; t+2 < len(tris); t += 3 {
 		for e := range 3 {
@@ -511,25 +513,29 @@ func (s *state) fillQuadrics() {
 	}
 	s.aq = make([]quadric, s.n)
 	s.ag = make([]gradient, s.n*k)
-	par.Ranges(len(face), kQuadricChunk, func(_, lo, hi int) {
-		for f := lo; f < hi; f++ {
-			a, b, c := tris[3*f], tris[3*f+1], tris[3*f+2]
-			attributeQuadric(&face[f], ag[f*k:(f+1)*k], s.pos[a], s.pos[b], s.pos[c],
-				s.attr[int(a)*k:int(a+1)*k], s.attr[int(b)*k:int(b+1)*k], s.attr[int(c)*k:int(c+1)*k])
-		}
-	})
-	for f := range face {
-		t := 3 * f
-		a, b, c := tris[t], tris[t+1], tris[t+2]
-		q, g := &face[f], ag[f*k:(f+1)*k]
-		for _, v := range [3]uint32{a, b, c} {
-			s.aq[v].add(q)
-			dst := s.ag[int(v)*k : int(v+1)*k]
-			for j := range dst {
-				dst[j].gx += g[j].gx
-				dst[j].gy += g[j].gy
-				dst[j].gz += g[j].gz
-				dst[j].gd += g[j].gd
+	ag := make([]gradient, len(face)*k)
+	for block := 0; block < nf; block += len(face) {
+		fb := face[:min(nf-block, len(face))]
+		par.Ranges(len(fb), kQuadricChunk, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				t := 3 * (block + i)
+				a, b, c := tris[t], tris[t+1], tris[t+2]
+				attributeQuadric(&fb[i], ag[i*k:(i+1)*k], s.pos[a], s.pos[b], s.pos[c],
+					s.attr[int(a)*k:int(a+1)*k], s.attr[int(b)*k:int(b+1)*k], s.attr[int(c)*k:int(c+1)*k])
+			}
+		})
+		for i := range fb {
+			t := 3 * (block + i)
+			q, g := &fb[i], ag[i*k:(i+1)*k]
+			for _, v := range [3]uint32{tris[t], tris[t+1], tris[t+2]} {
+				s.aq[v].add(q)
+				dst := s.ag[int(v)*k : int(v+1)*k]
+				for j := range dst {
+					dst[j].gx += g[j].gx
+					dst[j].gy += g[j].gy
+					dst[j].gz += g[j].gz
+					dst[j].gd += g[j].gd
+				}
 			}
 		}
 	}
