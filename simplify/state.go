@@ -153,7 +153,6 @@ type state struct {
 	deferred  []float64   // costs of the collapses this pass deferred
 	nextFloor float64     // goal floor for the next pass
 	removed   int         // triangles the last pass removed
-	dbgVB     int
 }
 
 // newState prepares positions, topology, vertex kinds and quadrics. Input
