@@ -213,25 +213,33 @@ func scrambleVertices(idx []uint32, seed int64) []uint32 {
 // subdivided icosahedra of random sizes) in one buffer, each numbered
 // after the previous, as an authored model's pieces are.
 func manyParts(parts int, seed int64) []uint32 {
+	return concatParts(parts, seed, func(r *rand.Rand) []uint32 {
+		switch r.Intn(4) {
+		case 0:
+			part, _ := gridIndices(2 + r.Intn(14))
+			return part
+		case 1:
+			return uvSphereIndices(3+r.Intn(12), 4+r.Intn(20))
+		case 2:
+			return torusIndices(3+r.Intn(10), 3+r.Intn(20))
+		default:
+			return subdivideIndices(icosahedronIndices(), r.Intn(3))
+		}
+	})
+}
+
+// concatParts is `parts` index buffers drawn by part from one generator
+// seeded with seed, in one buffer, each numbered after the previous.
+func concatParts(parts int, seed int64, part func(r *rand.Rand) []uint32) []uint32 {
 	r := rand.New(rand.NewSource(seed))
 	var out []uint32
 	base := uint32(0)
-	for p := 0; p < parts; p++ {
-		var part []uint32
-		switch r.Intn(4) {
-		case 0:
-			part, _ = gridIndices(2 + r.Intn(14))
-		case 1:
-			part = uvSphereIndices(3+r.Intn(12), 4+r.Intn(20))
-		case 2:
-			part = torusIndices(3+r.Intn(10), 3+r.Intn(20))
-		default:
-			part = subdivideIndices(icosahedronIndices(), r.Intn(3))
-		}
-		for _, v := range part {
+	for range parts {
+		p := part(r)
+		for _, v := range p {
 			out = append(out, v+base)
 		}
-		base += uint32(newVCMesh("", part).vc)
+		base += uint32(newVCMesh("", p).vc)
 	}
 	return out
 }
@@ -319,10 +327,7 @@ func tubeOrStrip(w, h int, tube bool) []uint32 {
 // previous: the straps, rims, cables and trims of authored models, whose
 // vertices mostly have valence 4 (strip borders) or 6.
 func manyStrips(parts int, seed int64) []uint32 {
-	r := rand.New(rand.NewSource(seed))
-	var out []uint32
-	base := uint32(0)
-	for p := 0; p < parts; p++ {
+	return concatParts(parts, seed, func(r *rand.Rand) []uint32 {
 		var part []uint32
 		if r.Intn(2) == 0 {
 			part = tubeOrStrip(1+r.Intn(6), 4+r.Intn(197), false)
@@ -332,12 +337,8 @@ func manyStrips(parts int, seed int64) []uint32 {
 		if r.Intn(2) == 0 {
 			part = scrambleVertices(part, r.Int63())
 		}
-		for _, v := range part {
-			out = append(out, v+base)
-		}
-		base += uint32(newVCMesh("", part).vc)
-	}
-	return out
+		return part
+	})
 }
 
 // diagonalGrid is an n×n grid whose quads are split along random
