@@ -55,11 +55,13 @@ func (s *state) deferredFloor() float64 {
 // isLoopKind reports kinds whose edges are constrained to their loop.
 func isLoopKind(k uint8) bool { return k == kindBorder || k == kindSeam }
 
-// kPickChunk is how many triangles one goroutine lists and ranks the
-// candidate edges of at a time; kParBlock chunks form a block.
+// kParChunk is how many triangles one goroutine handles at a time in the
+// steps that run on several (listing and ranking candidates, quadrics,
+// compaction); kParBlock chunks form a block, which bounds the buffers of
+// the steps that join per-chunk results.
 const (
-	kPickChunk = 4096
-	kParBlock  = 8
+	kParChunk = 4096
+	kParBlock = 8
 )
 
 // pickCollapses lists every edge that may collapse in at least one
@@ -81,8 +83,8 @@ func (s *state) pickCollapses() {
 	if s.chunkColl == nil {
 		s.chunkColl = make([][]collapse, kParBlock)
 	}
-	for block := 0; block < tris; block += kParBlock * kPickChunk {
-		n := par.Ranges(min(tris-block, kParBlock*kPickChunk), kPickChunk, func(k, lo, hi int) {
+	for block := 0; block < tris; block += kParBlock * kParChunk {
+		n := par.Ranges(min(tris-block, kParBlock*kParChunk), kParChunk, func(k, lo, hi int) {
 			list := s.pickRange(s.chunkColl[k][:0], 3*(block+lo), 3*(block+hi))
 			s.rankRange(list)
 			s.chunkColl[k] = list
@@ -599,17 +601,17 @@ func remapLoop(loop, cremap, remap, qver []uint32) {
 // (each writes only its own range), then slide down in chunk order.
 func (s *state) remapResult() {
 	tris := len(s.result) / 3
-	chunks := (tris + kPickChunk - 1) / kPickChunk
+	chunks := (tris + kParChunk - 1) / kParChunk
 	if cap(s.chunkKept) < chunks {
 		s.chunkKept = make([]int, chunks)
 	}
 	kept := s.chunkKept[:chunks]
-	par.Ranges(tris, kPickChunk, func(k, lo, hi int) {
+	par.Ranges(tris, kParChunk, func(k, lo, hi int) {
 		kept[k] = s.remapRange(3*lo, 3*hi)
 	})
 	w := 0
 	for k, n := range kept {
-		lo := 3 * k * kPickChunk
+		lo := 3 * k * kParChunk
 		if w != lo {
 			copy(s.result[w:w+n], s.result[lo:lo+n])
 			copy(s.ecache[w:w+n], s.ecache[lo:lo+n])

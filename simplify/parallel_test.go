@@ -9,7 +9,7 @@ import (
 // gives, on a mesh of more than one block.
 func TestBlockedStepsMatchOneSweep(t *testing.T) {
 	m := sphere(140, 128)
-	if n := len(m.idx) / 3; n <= kParBlock*kPickChunk || n <= kParBlock*kQuadricChunk {
+	if n := len(m.idx) / 3; n <= kParBlock*kParChunk {
 		t.Fatalf("test mesh has %d triangles, want more than one block", n)
 	}
 	opts := Options{TargetError: 1, AttributeWeights: Weights{Normal: 0.5}}

@@ -18,10 +18,6 @@ const (
 // noVertex marks an absent loop link.
 const noVertex = ^uint32(0)
 
-// kQuadricChunk is how many triangles one goroutine computes the quadrics
-// of at a time.
-const kQuadricChunk = 4096
-
 // Tuned constants (tuned on grids, spheres and seamed cylinders so that
 // borders and seams stay put while flat interiors collapse freely).
 const (
@@ -463,10 +459,10 @@ func (s *state) fillQuadrics() {
 	// goroutine count, and the buffers hold one block.
 	k := s.k
 	nf := len(tris) / 3
-	face := make([]quadric, min(nf, kParBlock*kQuadricChunk))
+	face := make([]quadric, min(nf, kParBlock*kParChunk))
 	for block := 0; block < nf; block += len(face) {
 		fb := face[:min(nf-block, len(face))]
-		par.Ranges(len(fb), kQuadricChunk, func(_, lo, hi int) {
+		par.Ranges(len(fb), kParChunk, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				t := 3 * (block + i)
 				fb[i] = quadric{}
@@ -515,7 +511,7 @@ func (s *state) fillQuadrics() {
 	ag := make([]gradient, len(face)*k)
 	for block := 0; block < nf; block += len(face) {
 		fb := face[:min(nf-block, len(face))]
-		par.Ranges(len(fb), kQuadricChunk, func(_, lo, hi int) {
+		par.Ranges(len(fb), kParChunk, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				t := 3 * (block + i)
 				a, b, c := tris[t], tris[t+1], tris[t+2]
