@@ -168,20 +168,21 @@ func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 					opts.AttributeWeights = simplify.Weights{Normal: simplifyWeight}
 					op = []string{"simplify-attr", fmt.Sprint(target), "1", fmt.Sprint(simplifyWeight)}
 				}
-				prev := runtime.GOMAXPROCS(1)
 				var simpErr error
-				res, ms, cpuMS := median(cfg, func() simplify.Result {
+				simp := func() simplify.Result {
 					r, err := simplify.Simplify(m.indices, m.positions, attrs, opts)
 					simpErr = err
 					return r
-				})
+				}
+				prev := runtime.GOMAXPROCS(1)
+				res, ms, cpuMS := median(cfg, simp)
 				// Listing, ranking and compacting run on up to GOMAXPROCS
 				// goroutines (same output): the -j 2 column.
-				runtime.GOMAXPROCS(2)
-				_, ms2, _ := median(cfg, func() simplify.Result {
-					r, _ := simplify.Simplify(m.indices, m.positions, attrs, opts)
-					return r
-				})
+				var ms2 float64
+				if simpErr == nil {
+					runtime.GOMAXPROCS(2)
+					_, ms2, _ = median(cfg, simp)
+				}
 				runtime.GOMAXPROCS(prev)
 				if simpErr != nil {
 					return fmt.Errorf("%s: meshcook simplify: %w", m.name, simpErr)
