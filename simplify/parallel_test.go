@@ -58,3 +58,48 @@ func TestBlockedStepsMatchOneSweep(t *testing.T) {
 		t.Fatalf("blocked candidates (%d) differ from one sweep's (%d)", len(s.coll), len(want))
 	}
 }
+
+// On a mesh of several kRegionTris, the first pass walks regions in
+// parallel and every region commits collapses; the result keeps the
+// invariants of a sequential walk (closed, no flips, bounds, target met).
+func TestRegionsWalkLargeMeshes(t *testing.T) {
+	for _, m := range []testMesh{sphere(160, 256), cylinder(96, 384)} {
+		opts := Options{TargetError: 1, AttributeWeights: Weights{Normal: 0.5, UV: 0.5}}
+		_, s, err := prepare(m.idx, m.pos, m.attrs, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.adjOff, s.adj = buildAdjacency(s.result, s.n, s.remap, s.adjOff, s.adj)
+		s.pickCollapses()
+		s.sortCollapses()
+		goal := len(s.result) / 3 / 2
+		done := s.performCollapses(goal, 0)
+		n := len(s.walks)
+		if want := min(len(m.idx)/3/kRegionTris, kMaxRegions); n != want || n < 2 {
+			t.Fatalf("%d triangles: %d regions, want %d (at least 2)", len(m.idx)/3, n, want)
+		}
+		inRegions := 0
+		for r, w := range s.walks {
+			if w.done == 0 {
+				t.Errorf("region %d of %d committed nothing (%d candidates)", r, n, len(w.order))
+			}
+			inRegions += w.done
+		}
+		if inRegions > done || inRegions < done/2 {
+			t.Errorf("regions committed %d of the pass's %d collapses", inRegions, done)
+		}
+
+		requireClosed(t, m, m.idx)
+		for _, ratio := range []float64{0.5, 0.1} {
+			target := int(float64(len(m.idx)/3)*ratio) * 3
+			opts.TargetIndexCount = target
+			r := mustSimplify(t, m, opts)
+			if r.Stalled || len(r.Indices) > target || len(r.Indices) < target-6 {
+				t.Fatalf("ratio %v: %d indices, target %d", ratio, len(r.Indices), target)
+			}
+			requireClosed(t, m, r.Indices)
+			requireNoFlips(t, m, r.Indices)
+			requireBoundsKept(t, m, r.Indices, float64(r.Error), 2)
+		}
+	}
+}

@@ -136,16 +136,17 @@ type state struct {
 	cremap    []uint32
 	ccur      []uint32 // per class: its class after this pass's collapses so far
 	clock     []bool
-	mark      []uint32
-	gen       uint32
-	opp       []uint32
-	fanX      []uint32    // validBound: the fan vertices with a midpoint distance
+	scratch   []*scratch  // per goroutine of performCollapses
+	walks     []walk      // per region (see kRegionTris)
+	region    []uint8     // per class: its region, when its whole fan is in it
+	regionOf  []uint8     // per class: its region (see partition)
+	regions   int         // how many regions regionOf holds
+	visited   []bool      // per candidate: a walk of this pass went past it
 	ecache    []edgeCache // per corner of result (see edgeCache)
 	qver      []uint32    // per class: bumped when collapseError inputs change
 
 	// tolerance bounds (see tolerance.go)
 	tl        []tolerance // per class (see tolerance.go)
-	md        []float64   // scratch for validBound
 	deferred  []float64   // costs of the collapses this pass deferred
 	nextFloor float64     // goal floor for the next pass
 	removed   int         // triangles the last pass removed
@@ -189,9 +190,7 @@ func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 	s.cremap = make([]uint32, n)
 	s.ccur = make([]uint32, n)
 	s.clock = make([]bool, n)
-	s.mark = make([]uint32, n)
 	s.tl = make([]tolerance, n)
-	s.md = make([]float64, n)
 	return s
 }
 

@@ -68,7 +68,7 @@ func TestLocalBoundFlatAndLifted(t *testing.T) {
 		for i := range s.ccur {
 			s.ccur[i] = uint32(i)
 		}
-		ok, d := s.validBound(0, 1)
+		ok, d := s.validBound(s.scratchFor(0), 0, 1)
 		if !ok {
 			t.Fatalf("lift %v: collapse 0→1 refused", lift)
 		}
