@@ -263,12 +263,11 @@ func (s *state) rankRange(list []collapse) {
 // sorts packed key<<32|index words, so every pass reads contiguous memory.
 func (s *state) sortCollapses() {
 	m := len(s.coll)
-	if cap(s.order) < m {
-		s.order = make([]uint32, m)
+	if cap(s.sorted) < m {
+		s.sorted = make([]ranked, m)
 		s.keys = make([]uint64, m)
 		s.keysTmp = make([]uint64, m)
 	}
-	s.order = s.order[:m]
 	keys, tmp := s.keys[:m], s.keysTmp[:m]
 	for i, c := range s.coll {
 		keys[i] = uint64(c.key)<<32 | uint64(i)
@@ -296,9 +295,23 @@ func (s *state) sortCollapses() {
 		}
 		keys, tmp = tmp, keys
 	}
-	for i, k := range keys {
-		s.order[i] = uint32(k)
-	}
+	// Gather the candidates in rank order, with their classes, so that the
+	// walks read them in sequence.
+	sorted := s.sorted[:m]
+	par.Ranges(m, 4*kParChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c := &s.coll[uint32(keys[i])]
+			sorted[i] = ranked{v0: c.v0, v1: c.v1, r0: s.remap[c.v0], r1: s.remap[c.v1], err: c.err, qerr: c.qerr}
+		}
+	})
+	s.sorted = sorted
+}
+
+// ranked is a candidate collapse in rank order: v0 (class r0) moves onto
+// v1 (class r1).
+type ranked struct {
+	v0, v1, r0, r1 uint32
+	err, qerr      float64
 }
 
 // updateQuadrics folds each moved vertex's quadrics into its target.

@@ -130,8 +130,8 @@ type state struct {
 	coll      []collapse
 	chunkColl [][]collapse // pickCollapses: one candidate list per chunk
 	chunkKept []int        // remapResult: surviving indices per chunk
-	order     []uint32
-	keys      []uint64 // sort scratch: key<<32 | candidate index
+	sorted    []ranked     // candidates in rank order (sortCollapses)
+	keys      []uint64     // sort scratch: key<<32 | candidate index
 	keysTmp   []uint64
 	cremap    []uint32
 	ccur      []uint32 // per class: its class after this pass's collapses so far

@@ -29,7 +29,8 @@ const (
 // walk is one walk over candidates in rank order: its share of the pass's
 // candidates (den/num; 1/1 for the final walk) and its totals.
 type walk struct {
-	order    []uint32
+	order    []uint32 // positions in s.sorted, unless all
+	all      bool     // walk every candidate
 	num, den int
 	deferred []float64
 	maxErr   float64
@@ -70,12 +71,12 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		s.ccur[i] = uint32(i)
 	}
 	clear(s.clock)
-	if cap(s.visited) < len(s.coll) {
-		s.visited = make([]bool, len(s.coll))
+	if cap(s.visited) < len(s.sorted) {
+		s.visited = make([]bool, len(s.sorted))
 	}
-	s.visited = s.visited[:len(s.coll)]
+	s.visited = s.visited[:len(s.sorted)]
 	clear(s.visited)
-	final := walk{order: s.order, num: 1, den: 1, deferred: s.deferred[:0], maxErr: s.maxErr, maxCost: s.maxCost}
+	final := walk{all: true, num: 1, den: 1, deferred: s.deferred[:0], maxErr: s.maxErr, maxCost: s.maxCost}
 	if n := s.splitRegions(triGoal); n > 1 {
 		walks := s.walks[:n]
 		workers := min(n, runtime.GOMAXPROCS(0))
@@ -130,15 +131,14 @@ func (s *state) splitRegions(triGoal int) int {
 	// (most candidates there are blocked by an earlier neighbour, invalid
 	// or deferred), so the regions walk those; beyond it the pass order
 	// decides which region gets the remaining triangles.
-	for _, ci := range s.order[:min(len(s.order), triGoal)] {
-		c := &s.coll[ci]
-		g := s.region[s.remap[c.v0]]
-		if g != noRegion && s.region[s.remap[c.v1]] == g {
-			s.walks[g].order = append(s.walks[g].order, ci)
+	for k, c := range s.sorted[:min(len(s.sorted), triGoal)] {
+		g := s.region[c.r0]
+		if g != noRegion && s.region[c.r1] == g {
+			s.walks[g].order = append(s.walks[g].order, uint32(k))
 		}
 	}
 	for r := range s.walks {
-		s.walks[r].num, s.walks[r].den = len(s.order), len(s.walks[r].order)
+		s.walks[r].num, s.walks[r].den = len(s.sorted), len(s.walks[r].order)
 	}
 	return n
 }
@@ -223,10 +223,10 @@ func (s *state) partition(n int) {
 func (s *state) interiorCandidates(of []uint8) int {
 	s.markInterior(of)
 	k := 0
-	for i := range s.coll {
-		c := &s.coll[i]
-		g := s.region[s.remap[c.v0]]
-		if g != noRegion && s.region[s.remap[c.v1]] == g {
+	for i := range s.sorted {
+		c := &s.sorted[i]
+		g := s.region[c.r0]
+		if g != noRegion && s.region[c.r1] == g {
 			k++
 		}
 	}
@@ -246,11 +246,19 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		return
 	}
 	share := func(x int) int { return int(int64(x) * int64(w.den) / int64(w.num)) }
-	for _, ci := range w.order {
+	count := len(w.order)
+	if w.all {
+		count = len(s.sorted)
+	}
+	for j := range count {
+		ci := j
+		if !w.all {
+			ci = int(w.order[j])
+		}
 		if s.visited[ci] {
 			continue
 		}
-		c := &s.coll[ci]
+		c := &s.sorted[ci]
 		if w.removed >= triGoal {
 			break
 		}
@@ -263,15 +271,15 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		// cheaper ones would appear after re-ranking.
 		edgeGoal := triGoal/2 + int(int64(w.invalid)*int64(w.num)/int64(w.den))
 		errGoal := math.Inf(1)
-		if edgeGoal < len(s.order) {
-			errGoal = kPassErrorBound * s.coll[s.order[edgeGoal]].err
+		if edgeGoal < len(s.sorted) {
+			errGoal = kPassErrorBound * s.sorted[edgeGoal].err
 		}
 		if c.err > errGoal && c.err > w.maxCost && (w.removed > triGoal/6 || w.num != w.den) {
 			break
 		}
 		s.visited[ci] = true
 		i0, i1 := c.v0, c.v1
-		r0, r1 := s.remap[i0], s.remap[i1]
+		r0, r1 := c.r0, c.r1
 		if s.clock[r0] || s.clock[r1] {
 			continue
 		}
