@@ -78,12 +78,19 @@ func TestRegionsWalkLargeMeshes(t *testing.T) {
 		if want := min(len(m.idx)/3/kRegionTris, kMaxRegions); n != want || n < 2 {
 			t.Fatalf("%d triangles: %d regions, want %d (at least 2)", len(m.idx)/3, n, want)
 		}
-		inRegions := 0
+		inRegions, removed := 0, 0
 		for r, w := range s.walks {
 			if w.done == 0 {
 				t.Errorf("region %d of %d committed nothing (%d candidates)", r, n, len(w.order))
 			}
+			if w.removed > w.cap {
+				t.Errorf("region %d removed %d triangles, over its share %d", r, w.removed, w.cap)
+			}
 			inRegions += w.done
+			removed += w.removed
+		}
+		if removed > goal || s.removed > goal+1 {
+			t.Errorf("regions removed %d triangles and the pass %d, goal %d", removed, s.removed, goal)
 		}
 		if inRegions > done || inRegions < done/2 {
 			t.Errorf("regions committed %d of the pass's %d collapses", inRegions, done)

@@ -31,6 +31,7 @@ const (
 type walk struct {
 	order    []uint32 // positions in s.sorted, unless all
 	all      bool     // walk every candidate
+	cap      int      // a region's share of the triangle goal (not all)
 	num, den int
 	deferred []float64
 	maxErr   float64
@@ -127,18 +128,23 @@ func (s *state) splitRegions(triGoal int) int {
 		w := &s.walks[r]
 		*w = walk{order: w.order[:0], deferred: w.deferred[:0], maxErr: s.maxErr, maxCost: s.maxCost}
 	}
-	// Up to the goal rank a pass almost never reaches its triangle goal
-	// (most candidates there are blocked by an earlier neighbour, invalid
-	// or deferred), so the regions walk those; beyond it the pass order
-	// decides which region gets the remaining triangles.
-	for k, c := range s.sorted[:min(len(s.sorted), triGoal)] {
+	// Up to the goal rank a pass seldom reaches its triangle goal (most
+	// candidates there are blocked by an earlier neighbour, invalid or
+	// deferred), so the regions walk those, each removing at most its share
+	// of the goal (its share of those ranks), so that together they never
+	// pass it; beyond, the pass order decides which region gets the
+	// remaining triangles.
+	limit := min(len(s.sorted), triGoal)
+	for k, c := range s.sorted[:limit] {
 		g := s.region[c.r0]
 		if g != noRegion && s.region[c.r1] == g {
 			s.walks[g].order = append(s.walks[g].order, uint32(k))
 		}
 	}
 	for r := range s.walks {
-		s.walks[r].num, s.walks[r].den = len(s.sorted), len(s.walks[r].order)
+		w := &s.walks[r]
+		w.num, w.den = len(s.sorted), len(w.order)
+		w.cap = int(int64(triGoal) * int64(len(w.order)) / int64(max(limit, 1)))
 	}
 	return n
 }
@@ -259,7 +265,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 			continue
 		}
 		c := &s.sorted[ci]
-		if w.removed >= triGoal {
+		if w.removed >= triGoal || !w.all && w.removed+2 > w.cap {
 			break
 		}
 		if c.qerr > s.limit {
