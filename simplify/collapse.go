@@ -2,6 +2,7 @@ package simplify
 
 import (
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/meshcook/meshcook/internal/par"
@@ -62,6 +63,7 @@ func isLoopKind(k uint8) bool { return k == kindBorder || k == kindSeam }
 const (
 	kParChunk = 4096
 	kParBlock = 8
+	kSortPart = 65536 // fewest keys per part of the parallel sort
 )
 
 // pickCollapses lists every edge that may collapse in at least one
@@ -261,6 +263,10 @@ func (s *state) rankRange(list []collapse) {
 // sortCollapses orders candidates by error with a stable LSD radix sort on
 // the float32 bits (3 passes of 11 bits): exact, stable, deterministic. It
 // sorts packed key<<32|index words, so every pass reads contiguous memory.
+// Each pass splits the keys into consecutive parts that count and scatter
+// on up to GOMAXPROCS goroutines, part p writing each digit's keys after
+// those of the parts before it; a stable sort has one result, so the
+// parts (which depend on GOMAXPROCS) do not change it.
 func (s *state) sortCollapses() {
 	m := len(s.coll)
 	if cap(s.sorted) < m {
@@ -269,30 +275,48 @@ func (s *state) sortCollapses() {
 		s.keysTmp = make([]uint64, m)
 	}
 	keys, tmp := s.keys[:m], s.keysTmp[:m]
-	for i, c := range s.coll {
-		keys[i] = uint64(c.key)<<32 | uint64(i)
+	parts := max(1, min(runtime.GOMAXPROCS(0), m/kSortPart))
+	if cap(s.sortHist) < parts {
+		s.sortHist = make([][2048]uint32, parts)
 	}
-	var hist [3][2048]uint32
-	for _, k := range keys {
-		hist[0][(k>>32)&2047]++
-		hist[1][(k>>43)&2047]++
-		hist[2][(k>>54)&2047]++
-	}
-	for p := range hist {
+	hist := s.sortHist[:parts]
+	bounds := func(p int) (int, int) { return p * m / parts, (p + 1) * m / parts }
+	par.Workers(parts, parts, func(_, p int) {
+		lo, hi := bounds(p)
+		for i := lo; i < hi; i++ {
+			keys[i] = uint64(s.coll[i].key)<<32 | uint64(i)
+		}
+	})
+	for d := range 3 {
+		shift := 32 + 11*uint(d)
+		// Count each part's digits, then turn the counts into each part's
+		// first slot per digit: digit-major, part-minor, which keeps the
+		// sort stable.
+		par.Workers(parts, parts, func(_, p int) {
+			lo, hi := bounds(p)
+			h := &hist[p]
+			*h = [2048]uint32{}
+			for _, k := range keys[lo:hi] {
+				h[(k>>shift)&2047]++
+			}
+		})
 		sum := uint32(0)
-		for i, h := range hist[p] {
-			hist[p][i] = sum
-			sum += h
+		for b := range 2048 {
+			for p := range hist {
+				h := hist[p][b]
+				hist[p][b] = sum
+				sum += h
+			}
 		}
-	}
-	for p := range 3 {
-		shift := 32 + 11*uint(p)
-		h := &hist[p]
-		for _, k := range keys {
-			d := (k >> shift) & 2047
-			tmp[h[d]] = k
-			h[d]++
-		}
+		par.Workers(parts, parts, func(_, p int) {
+			lo, hi := bounds(p)
+			h := &hist[p]
+			for _, k := range keys[lo:hi] {
+				b := (k >> shift) & 2047
+				tmp[h[b]] = k
+				h[b]++
+			}
+		})
 		keys, tmp = tmp, keys
 	}
 	// Gather the candidates in rank order, with their classes, so that the

@@ -1,6 +1,10 @@
 package simplify
 
 import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -107,6 +111,46 @@ func TestRegionsWalkLargeMeshes(t *testing.T) {
 			requireClosed(t, m, r.Indices)
 			requireNoFlips(t, m, r.Indices)
 			requireBoundsKept(t, m, r.Indices, float64(r.Error), 2)
+		}
+	}
+}
+
+// The parallel radix sort is the stable sort by key, whatever the part
+// count: many equal keys (ties keep candidate order) and keys across the
+// whole float32 range.
+func TestSortCollapsesStableForEveryGOMAXPROCS(t *testing.T) {
+	const m = 5*kSortPart + 123
+	rng := rand.New(rand.NewPCG(1, 2))
+	s := &state{remap: make([]uint32, m)}
+	for i := range s.remap {
+		s.remap[i] = uint32(i)
+	}
+	s.coll = make([]collapse, m)
+	for i := range s.coll {
+		var key uint32
+		switch i % 3 {
+		case 0:
+			key = uint32(rng.IntN(40)) // ties
+		case 1:
+			key = rng.Uint32() >> 1 // any non-negative float32
+		default:
+			key = math.Float32bits(float32(rng.Float64()))
+		}
+		s.coll[i] = collapse{v0: uint32(i), v1: uint32(i), key: key, err: float64(key)}
+	}
+	want := make([]uint32, m)
+	for i := range want {
+		want[i] = uint32(i)
+	}
+	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(s.coll[a].key, s.coll[b].key) })
+	for _, procs := range []int{1, 2, 5} {
+		prev := runtime.GOMAXPROCS(procs)
+		s.sortCollapses()
+		runtime.GOMAXPROCS(prev)
+		for i, c := range s.sorted {
+			if c.v0 != want[i] {
+				t.Fatalf("GOMAXPROCS %d: rank %d holds candidate %d, want %d", procs, i, c.v0, want[i])
+			}
 		}
 	}
 }

@@ -128,10 +128,11 @@ type state struct {
 	adjOff    []uint32
 	adj       []halfEdge
 	coll      []collapse
-	chunkColl [][]collapse // pickCollapses: one candidate list per chunk
-	chunkKept []int        // remapResult: surviving indices per chunk
-	sorted    []ranked     // candidates in rank order (sortCollapses)
-	keys      []uint64     // sort scratch: key<<32 | candidate index
+	chunkColl [][]collapse   // pickCollapses: one candidate list per chunk
+	chunkKept []int          // remapResult: surviving indices per chunk
+	sorted    []ranked       // candidates in rank order (sortCollapses)
+	keys      []uint64       // sort scratch: key<<32 | candidate index
+	sortHist  [][2048]uint32 // sort scratch: digit counts per part
 	keysTmp   []uint64
 	cremap    []uint32
 	ccur      []uint32 // per class: its class after this pass's collapses so far
