@@ -1,6 +1,7 @@
 package simplify
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -54,7 +55,8 @@ func fuzzMesh(data []byte) (testMesh, Options, bool) {
 }
 
 // FuzzSimplify: valid input never errors or panics; the output is a valid
-// triangle list over input vertices, within the error limit, deterministic.
+// triangle list over input vertices, within the error limit, deterministic,
+// also when the collapse passes walk regions in parallel.
 func FuzzSimplify(f *testing.F) {
 	f.Add([]byte{4, 0, 0, 255, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3})
 	f.Add([]byte{8, 6, 64, 20, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 0, 0, 2, 0, 1, 2, 0, 2, 2, 0,
@@ -82,6 +84,30 @@ func FuzzSimplify(f *testing.F) {
 		b, _ := Simplify(m.idx, m.pos, m.attrs, opts)
 		if !slices.Equal(a.Indices, b.Indices) || a.Error != b.Error || a.Stalled != b.Stalled {
 			t.Fatal("nondeterministic result")
+		}
+		// Regions on a mesh this small (one per triangle): the same
+		// contracts, and the same result for every GOMAXPROCS.
+		ropts := opts
+		ropts.regionTris = 1
+		var rs [2]Result
+		for i, procs := range []int{1, 3} {
+			prev := runtime.GOMAXPROCS(procs)
+			rs[i], err = Simplify(m.idx, m.pos, m.attrs, ropts)
+			runtime.GOMAXPROCS(prev)
+			if err != nil {
+				t.Fatalf("valid input refused with regions: %v", err)
+			}
+		}
+		r := rs[0]
+		requireValid(t, m.idx, r.Indices, len(m.pos))
+		if r.Error > limit*(1+1e-5) {
+			t.Fatalf("regions: error %g over limit %g", r.Error, limit)
+		}
+		if !r.Stalled && len(r.Indices) > opts.TargetIndexCount {
+			t.Fatalf("regions: not stalled but %d > target %d", len(r.Indices), opts.TargetIndexCount)
+		}
+		if !slices.Equal(r.Indices, rs[1].Indices) || r.Error != rs[1].Error || r.Stalled != rs[1].Stalled {
+			t.Fatal("regions: GOMAXPROCS 3 differs from GOMAXPROCS 1")
 		}
 		levels, err := Chain(m.idx, m.pos, m.attrs, nil, opts)
 		if err != nil {

@@ -46,6 +46,9 @@ type Options struct {
 	// above the target. It ignores seams and may fold the surface; it still
 	// honours TargetError, Locked and LockBorder (pinned vertices stay).
 	Sloppy bool
+
+	// regionTris overrides kRegionTris (tests: regions on small meshes).
+	regionTris int
 }
 
 // Weights scale attribute differences against distances in the normalized

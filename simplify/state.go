@@ -125,26 +125,27 @@ type state struct {
 	limit   float64 // squared error limit
 
 	// per-pass scratch
-	adjOff    []uint32
-	adj       []halfEdge
-	coll      []collapse
-	chunkColl [][]collapse   // pickCollapses: one candidate list per chunk
-	chunkKept []int          // remapResult: surviving indices per chunk
-	sorted    []ranked       // candidates in rank order (sortCollapses)
-	keys      []uint64       // sort scratch: key<<32 | candidate index
-	sortHist  [][2048]uint32 // sort scratch: digit counts per part
-	keysTmp   []uint64
-	cremap    []uint32
-	ccur      []uint32 // per class: its class after this pass's collapses so far
-	clock     []bool
-	scratch   []*scratch  // per goroutine of performCollapses
-	walks     []walk      // per region (see kRegionTris)
-	region    []uint8     // per class: its region, when its whole fan is in it
-	regionOf  []uint8     // per class: its region (see partition)
-	regions   int         // how many regions regionOf holds
-	visited   []bool      // per candidate: a walk of this pass went past it
-	ecache    []edgeCache // per corner of result (see edgeCache)
-	qver      []uint32    // per class: bumped when collapseError inputs change
+	adjOff     []uint32
+	adj        []halfEdge
+	coll       []collapse
+	chunkColl  [][]collapse   // pickCollapses: one candidate list per chunk
+	chunkKept  []int          // remapResult: surviving indices per chunk
+	sorted     []ranked       // candidates in rank order (sortCollapses)
+	keys       []uint64       // sort scratch: key<<32 | candidate index
+	sortHist   [][2048]uint32 // sort scratch: digit counts per part
+	keysTmp    []uint64
+	cremap     []uint32
+	ccur       []uint32 // per class: its class after this pass's collapses so far
+	clock      []bool
+	scratch    []*scratch  // per goroutine of performCollapses
+	walks      []walk      // per region (see kRegionTris)
+	region     []uint8     // per class: its region, when its whole fan is in it
+	regionOf   []uint8     // per class: its region (see partition)
+	regions    int         // how many regions regionOf holds
+	regionTris int         // triangles per region (kRegionTris, or less in tests)
+	visited    []bool      // per candidate: a walk of this pass went past it
+	ecache     []edgeCache // per corner of result (see edgeCache)
+	qver       []uint32    // per class: bumped when collapseError inputs change
 
 	// tolerance bounds (see tolerance.go)
 	tl        []tolerance // per class (see tolerance.go)
@@ -157,7 +158,10 @@ type state struct {
 // must have passed validate.
 func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *Options) *state {
 	n := len(positions)
-	s := &state{n: n, absUnit: opts.Absolute}
+	s := &state{n: n, absUnit: opts.Absolute, regionTris: kRegionTris}
+	if opts.regionTris > 0 {
+		s.regionTris = opts.regionTris
+	}
 	s.used = make([]bool, n)
 	for _, v := range indices {
 		s.used[v] = true

@@ -107,7 +107,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 // splitRegions deals the pass's candidates out to regions (see kRegionTris)
 // and returns the region count; 1 leaves every candidate to the final walk.
 func (s *state) splitRegions(triGoal int) int {
-	n := min(len(s.result)/3/kRegionTris, kMaxRegions)
+	n := min(len(s.result)/3/s.regionTris, kMaxRegions)
 	if n <= 1 {
 		return 1
 	}
