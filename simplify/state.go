@@ -142,6 +142,7 @@ type state struct {
 	region     []uint8     // per class: its region, when its whole fan is in it
 	regionOf   []uint8     // per class: its region (see partition)
 	regions    int         // how many regions regionOf holds
+	scheme     int         // how regionOf is drawn (see partition)
 	regionTris int         // triangles per region (kRegionTris, or less in tests)
 	visited    []bool      // per candidate: a walk of this pass went past it
 	ecache     []edgeCache // per corner of result (see edgeCache)

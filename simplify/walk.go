@@ -119,7 +119,20 @@ func (s *state) splitRegions(triGoal int) int {
 		s.regions = n
 		s.partition(n)
 	}
-	s.markInterior(s.regionOf)
+	// Interior flags, found on demand for the classes of the candidates
+	// dealt out (s.region holds unknownRegion until then).
+	region := s.region[:s.n]
+	for r := range region {
+		region[r] = unknownRegion
+	}
+	interior := func(r uint32) uint8 {
+		if g := region[r]; g != unknownRegion {
+			return g
+		}
+		g := s.interiorRegion(s.regionOf, r)
+		region[r] = g
+		return g
+	}
 	if cap(s.walks) < n {
 		s.walks = make([]walk, n)
 	}
@@ -136,8 +149,8 @@ func (s *state) splitRegions(triGoal int) int {
 	// remaining triangles.
 	limit := min(len(s.sorted), triGoal)
 	for k, c := range s.sorted[:limit] {
-		g := s.region[c.r0]
-		if g != noRegion && s.region[c.r1] == g {
+		g := interior(c.r0)
+		if g != noRegion && interior(c.r1) == g {
 			s.walks[g].order = append(s.walks[g].order, uint32(k))
 		}
 	}
@@ -149,8 +162,12 @@ func (s *state) splitRegions(triGoal int) int {
 	return n
 }
 
-// noRegion marks a class whose fan crosses a region border.
-const noRegion = 0xff
+// noRegion marks a class whose fan crosses a region border;
+// unknownRegion one not looked at yet in this pass.
+const (
+	noRegion      = 0xff
+	unknownRegion = 0xfe
+)
 
 // markInterior sets s.region[r] to of[r] when every class of r's fan is in
 // the same region as r, else noRegion.
@@ -158,30 +175,66 @@ func (s *state) markInterior(of []uint8) {
 	region := s.region[:s.n]
 	par.Ranges(s.n, kParChunk, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			g := of[r]
-			for _, e := range s.adj[s.adjOff[r]:s.adjOff[r+1]] {
-				if of[e.next] != g || of[e.prev] != g {
-					g = noRegion
-					break
-				}
-			}
-			region[r] = g
+			region[r] = s.interiorRegion(of, uint32(r))
 		}
 	})
 }
 
+// interiorRegion is of[r] when every class of r's fan is in the same
+// region, else noRegion.
+func (s *state) interiorRegion(of []uint8, r uint32) uint8 {
+	g := of[r]
+	for _, e := range s.adj[s.adjOff[r]:s.adjOff[r+1]] {
+		if of[e.next] != g || of[e.prev] != g {
+			return noRegion
+		}
+	}
+	return g
+}
+
 // partition assigns every class to one of n regions: ranges of the class
 // numbering, or slabs of equal class count along the longest axis,
-// whichever leaves more of this pass's candidates inside one region
+// whichever left more candidates inside one region the first time
 // (numbering ranges follow the index buffer, which keeps separate parts
-// apart; slabs keep a single large part compact).
+// apart; slabs keep a single large part compact). The choice holds for
+// the rest of the simplification; only the region count changes.
 func (s *state) partition(n int) {
-	byID := s.regionOf[:s.n]
-	for r := range byID {
-		byID[r] = uint8(uint64(r) * uint64(n) / uint64(s.n))
+	of := s.regionOf[:s.n]
+	switch s.scheme {
+	case schemeRanges:
+		s.rangeRegions(of, n)
+	case schemeSlabs:
+		s.slabRegions(of, n)
+	default:
+		s.rangeRegions(of, n)
+		ranges := s.interiorCandidates(of)
+		slabs := make([]uint8, s.n)
+		s.scheme = schemeRanges
+		if s.slabRegions(slabs, n) && s.interiorCandidates(slabs) > ranges {
+			copy(of, slabs)
+			s.scheme = schemeSlabs
+		}
 	}
-	idCount := s.interiorCandidates(byID)
+}
 
+// Region schemes (see partition).
+const (
+	schemeUndecided = iota
+	schemeRanges
+	schemeSlabs
+)
+
+// rangeRegions splits the class numbering into n equal ranges.
+func (s *state) rangeRegions(of []uint8, n int) {
+	for r := range of {
+		of[r] = uint8(uint64(r) * uint64(n) / uint64(s.n))
+	}
+}
+
+// slabRegions splits the classes into n slabs of about equal class count
+// along the longest axis of their box (counted in 4096 bins), or returns
+// false for a flat extent along every axis.
+func (s *state) slabRegions(of []uint8, n int) bool {
 	const bins = 4096
 	lo, hi := vec3{1, 1, 1}, vec3{}
 	for r := range s.n {
@@ -199,7 +252,7 @@ func (s *state) partition(n int) {
 	}
 	span := hi[axis] - lo[axis]
 	if !(span > 0) {
-		return
+		return false
 	}
 	bin := func(r int) int { return min(int((s.pos[r][axis]-lo[axis])/span*bins), bins-1) }
 	var hist [bins]int
@@ -216,13 +269,10 @@ func (s *state) partition(n int) {
 		slabOf[b] = uint8(min(sum*n/max(total, 1), n-1))
 		sum += h
 	}
-	bySlab := make([]uint8, s.n)
-	for r := range bySlab {
-		bySlab[r] = slabOf[bin(r)]
+	for r := range of {
+		of[r] = slabOf[bin(r)]
 	}
-	if s.interiorCandidates(bySlab) > idCount {
-		copy(byID, bySlab)
-	}
+	return true
 }
 
 // interiorCandidates counts the pass's candidates inside one region of of.
