@@ -254,7 +254,7 @@ func (s *state) slabRegions(of []uint8, n int) bool {
 	if !(span > 0) {
 		return false
 	}
-	bin := func(r int) int { return min(int((s.pos[r][axis]-lo[axis])/span*bins), bins-1) }
+	bin := func(r int) int { return max(0, min(int((s.pos[r][axis]-lo[axis])/span*bins), bins-1)) }
 	var hist [bins]int
 	total := 0
 	for r := range s.n {
@@ -330,7 +330,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		if edgeGoal < len(s.sorted) {
 			errGoal = kPassErrorBound * s.sorted[edgeGoal].err
 		}
-		if c.err > errGoal && c.err > w.maxCost && (w.removed > triGoal/6 || w.num != w.den) {
+		if c.err > errGoal && c.err > w.maxCost && (w.removed > triGoal/6 || !w.all) {
 			break
 		}
 		s.visited[ci] = true
