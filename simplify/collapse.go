@@ -256,7 +256,6 @@ func (s *state) rankRange(list []collapse) {
 		}
 		c.qerr = q
 		c.err = e
-		c.key = math.Float32bits(float32(e)) // monotonic for e >= 0
 	}
 }
 
@@ -284,7 +283,7 @@ func (s *state) sortCollapses() {
 	par.Workers(parts, parts, func(_, p int) {
 		lo, hi := bounds(p)
 		for i := lo; i < hi; i++ {
-			keys[i] = uint64(s.coll[i].key)<<32 | uint64(i)
+			keys[i] = uint64(sortKey(s.coll[i].err))<<32 | uint64(i)
 		}
 	})
 	for d := range 3 {
@@ -330,6 +329,10 @@ func (s *state) sortCollapses() {
 	})
 	s.sorted = sorted
 }
+
+// sortKey is the radix sort key of a rank: its float32 bits, which order
+// like the values for ranks >= 0.
+func sortKey(err float64) uint32 { return math.Float32bits(float32(err)) }
 
 // ranked is a candidate collapse in rank order: v0 (class r0) moves onto
 // v1 (class r1).

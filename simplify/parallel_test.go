@@ -127,22 +127,24 @@ func TestSortCollapsesStableForEveryGOMAXPROCS(t *testing.T) {
 	}
 	s.coll = make([]collapse, m)
 	for i := range s.coll {
-		var key uint32
+		var err float64
 		switch i % 3 {
 		case 0:
-			key = uint32(rng.IntN(40)) // ties
+			err = float64(rng.IntN(40)) // ties
 		case 1:
-			key = rng.Uint32() >> 1 // any non-negative float32
+			err = float64(math.Float32frombits(rng.Uint32N(0x7f800001))) // 0 to +Inf
 		default:
-			key = math.Float32bits(float32(rng.Float64()))
+			err = rng.Float64() // ties after rounding to float32
 		}
-		s.coll[i] = collapse{v0: uint32(i), v1: uint32(i), key: key, err: float64(key)}
+		s.coll[i] = collapse{v0: uint32(i), v1: uint32(i), err: err}
 	}
 	want := make([]uint32, m)
 	for i := range want {
 		want[i] = uint32(i)
 	}
-	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(s.coll[a].key, s.coll[b].key) })
+	slices.SortStableFunc(want, func(a, b uint32) int {
+		return cmp.Compare(float32(s.coll[a].err), float32(s.coll[b].err))
+	})
 	for _, procs := range []int{1, 2, 5} {
 		prev := runtime.GOMAXPROCS(procs)
 		s.sortCollapses()

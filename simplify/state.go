@@ -76,7 +76,6 @@ type collapse struct {
 	v0, v1 uint32
 	corner uint32 // index in result of the edge's first corner (see edgeCache)
 	bidi   bool
-	key    uint32  // sort key: float32 bits of err
 	err    float64 // rank: the larger of qerr and the tolerance bound squared
 	qerr   float64 // quadric error, what the error limit applies to
 }
