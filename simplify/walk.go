@@ -26,13 +26,11 @@ const (
 	kMaxRegions = 8
 )
 
-// walk is one walk over candidates in rank order: its share of the pass's
-// candidates (den/num; 1/1 for the final walk) and its totals.
+// walk is one walk over candidates in rank order and its totals.
 type walk struct {
 	order    []uint32 // positions in s.sorted, unless all
 	all      bool     // walk every candidate
 	cap      int      // a region's share of the triangle goal (not all)
-	num, den int
 	deferred []float64
 	maxErr   float64
 	maxCost  float64
@@ -77,7 +75,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 	}
 	s.visited = s.visited[:len(s.sorted)]
 	clear(s.visited)
-	final := walk{all: true, num: 1, den: 1, deferred: s.deferred[:0], maxErr: s.maxErr, maxCost: s.maxCost}
+	final := walk{all: true, deferred: s.deferred[:0], maxErr: s.maxErr, maxCost: s.maxCost}
 	if n := s.splitRegions(triGoal); n > 1 {
 		walks := s.walks[:n]
 		workers := min(n, runtime.GOMAXPROCS(0))
@@ -156,7 +154,6 @@ func (s *state) splitRegions(triGoal int) int {
 	}
 	for r := range s.walks {
 		w := &s.walks[r]
-		w.num, w.den = len(s.sorted), len(w.order)
 		w.cap = int(int64(triGoal) * int64(len(w.order)) / int64(max(limit, 1)))
 	}
 	return n
@@ -168,17 +165,6 @@ const (
 	noRegion      = 0xff
 	unknownRegion = 0xfe
 )
-
-// markInterior sets s.region[r] to of[r] when every class of r's fan is in
-// the same region as r, else noRegion.
-func (s *state) markInterior(of []uint8) {
-	region := s.region[:s.n]
-	par.Ranges(s.n, kParChunk, func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			region[r] = s.interiorRegion(of, uint32(r))
-		}
-	})
-}
 
 // interiorRegion is of[r] when every class of r's fan is in the same
 // region, else noRegion.
@@ -275,9 +261,15 @@ func (s *state) slabRegions(of []uint8, n int) bool {
 	return true
 }
 
-// interiorCandidates counts the pass's candidates inside one region of of.
+// interiorCandidates counts the pass's candidates inside one region of of
+// (s.region is its scratch).
 func (s *state) interiorCandidates(of []uint8) int {
-	s.markInterior(of)
+	region := s.region[:s.n]
+	par.Ranges(s.n, kParChunk, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			region[r] = s.interiorRegion(of, uint32(r))
+		}
+	})
 	k := 0
 	for i := range s.sorted {
 		c := &s.sorted[i]
@@ -298,14 +290,15 @@ func (s *state) interiorCandidates(of []uint8) int {
 // error goal even before a sixth of the goal is removed (the final walk
 // then goes on past it, as one walk would).
 func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
-	if w.den == 0 {
+	// A region's share of the pass: its part of the candidates.
+	num, den, count := 1, 1, len(s.sorted)
+	if !w.all {
+		num, den, count = len(s.sorted), len(w.order), len(w.order)
+	}
+	if den == 0 {
 		return
 	}
-	share := func(x int) int { return int(int64(x) * int64(w.den) / int64(w.num)) }
-	count := len(w.order)
-	if w.all {
-		count = len(s.sorted)
-	}
+	share := func(x int) int { return int(int64(x) * int64(den) / int64(num)) }
 	for j := range count {
 		ci := j
 		if !w.all {
@@ -325,7 +318,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		// that rank, with slack for collapses blocked by their neighbours,
 		// bounds the pass so that it does not take costly edges while
 		// cheaper ones would appear after re-ranking.
-		edgeGoal := triGoal/2 + int(int64(w.invalid)*int64(w.num)/int64(w.den))
+		edgeGoal := triGoal/2 + int(int64(w.invalid)*int64(num)/int64(den))
 		errGoal := math.Inf(1)
 		if edgeGoal < len(s.sorted) {
 			errGoal = kPassErrorBound * s.sorted[edgeGoal].err
