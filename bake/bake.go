@@ -27,6 +27,10 @@ import (
 type Options struct {
 	// Tolerance is the chord tolerance in metres (tessellate.DefaultTolerance).
 	Tolerance float64
+	// StrictPaths refuses a source part whose real path (or that of a file
+	// it refers to) leaves the catalog's folder through a symbolic link
+	// (internal/srcpath); by default links are followed.
+	StrictPaths bool
 }
 
 // DefaultOptions returns the defaults: 1.5 mm tolerance.
@@ -127,7 +131,7 @@ func BakeCatalog(ctx context.Context, c *Catalog, opts Options) (*meshpack.Pack,
 	}
 	rep := Report{Family: c.Family.String(), Tolerance: opts.Tolerance}
 	p := &meshpack.Pack{Family: c.Family}
-	src := newSources(c.Path)
+	src := newSources(c.Path, opts.StrictPaths)
 	defer src.close()
 	for _, e := range c.Entries {
 		for _, s := range e.States {

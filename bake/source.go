@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/meshcook/meshcook/formats/meshpack"
 	"github.com/meshcook/meshcook/importer/fbx"
 	gltfimport "github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/internal/srcpath"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -116,6 +116,9 @@ func checkSourcePath(src string) error {
 	case strings.ContainsAny(src, "\\\x00"), strings.HasPrefix(src, "/"), !filepath.IsLocal(filepath.FromSlash(src)):
 		return fmt.Errorf("source %q: %w", src, ErrSourceOutsideCatalog)
 	}
+	if _, err := srcpath.Local(src); err != nil {
+		return fmt.Errorf("source %q: %w", src, ErrSourceOutsideCatalog)
+	}
 	return nil
 }
 
@@ -126,11 +129,12 @@ type source struct {
 	subs   []mesh.Submesh
 }
 
-// sources imports each source file of one bake once, through an os.Root
-// on the catalog's folder.
+// sources imports each source file of one bake once, through the
+// catalog's folder under the path policy (internal/srcpath).
 type sources struct {
 	dir    string
-	root   *os.Root
+	strict bool
+	root   *srcpath.Folder
 	loaded map[string]*source
 	failed map[string]error
 	// files lists every file read, '/'-separated and relative to the
@@ -140,8 +144,8 @@ type sources struct {
 	seen  map[string]bool
 }
 
-func newSources(catalogPath string) *sources {
-	return &sources{dir: filepath.Dir(catalogPath), loaded: map[string]*source{}, failed: map[string]error{}, seen: map[string]bool{}}
+func newSources(catalogPath string, strict bool) *sources {
+	return &sources{dir: filepath.Dir(catalogPath), strict: strict, loaded: map[string]*source{}, failed: map[string]error{}, seen: map[string]bool{}}
 }
 
 func (s *sources) read(rel string) {
@@ -176,14 +180,15 @@ func (s *sources) get(ref *SourceRef) (*source, error) {
 
 func (s *sources) load(rel string) (*source, error) {
 	if s.root == nil {
-		root, err := os.OpenRoot(s.dir)
+		root, err := srcpath.Open(s.dir, s.strict)
 		if err != nil {
 			return nil, err
 		}
 		s.root = root
 	}
-	// Stat through the root first: a missing file, or a link that leaves
-	// the folder, gets a plain error before any importer runs.
+	// Stat through the folder first: a missing file, or (strict paths) a
+	// link that leaves the folder, gets a plain error before any importer
+	// runs.
 	if _, err := s.root.Stat(rel); err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -26,7 +26,7 @@ func corpusJobs(b *testing.B) []Job {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
-		j := newJob(p, rel)
+		j := newJob(root, p, rel)
 		if k := strings.ToLower(j.Name); !seen[k] {
 			seen[k] = true
 			jobs = append(jobs, j)

@@ -93,6 +93,9 @@ func cachedJob(job Job, opts Options, order int) (res jobResult, base string) {
 		return res, base
 	}
 	deps := decodeDeps(job, db)
+	if opts.StrictPaths && job.escapes(deps) {
+		return res, base // the cook refuses it, naming the link
+	}
 	contents, ok := readDeps(deps)
 	if !ok {
 		return res, base

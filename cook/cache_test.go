@@ -443,7 +443,7 @@ func TestOptionsKeyCoversFields(t *testing.T) {
 	if got, want := fields(cnbResource{}), []string{"name", "kind", "payload", "data", "bounds", "source", "fixedBodies"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("cnbResource fields %v; encodeRecord carries %v", got, want)
 	}
-	if got, want := fields(Job{}), []string{"Source", "Rel", "Name", "SourceRef"}; !reflect.DeepEqual(got, want) {
+	if got, want := fields(Job{}), []string{"Source", "Rel", "Name", "SourceRef", "Root"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Job fields %v; baseKey covers %v", got, want)
 	}
 	// Each keyed option changes the key; the others do not.

@@ -169,6 +169,7 @@ func baseKey(toolchain string, o Options, job Job, src []byte) string {
 	w.str(job.Rel)
 	w.str(job.Name)
 	w.str(job.SourceRef)
+	w.str(job.Root)
 	w.str("source")
 	w.digest(src)
 	return keyHex(w.b)

@@ -45,7 +45,7 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, er
 	scene := c.scene
 	var grid *heightGrid
 	if IsHeightfieldSource(job.Source) {
-		g, err := loadHeightGrid(job.Source)
+		g, err := loadHeightGrid(job.Source, opts.StrictPaths)
 		if err != nil {
 			return nil, nil, err
 		}

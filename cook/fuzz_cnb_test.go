@@ -65,7 +65,7 @@ func FuzzHeightfieldSource(f *testing.F) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := loadHeightfield(p)
+		s, err := loadHeightfield(p, false)
 		if err != nil {
 			return
 		}

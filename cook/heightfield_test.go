@@ -175,7 +175,7 @@ func TestHeightfieldSampleSources(t *testing.T) {
 	img.SetGray16(0, 1, color.Gray16{Y: 65535})
 	writePNG(t, filepath.Join(dir, "g16.png"), img)
 	writeFile(t, filepath.Join(dir, "a.heightfield.json"), []byte(`{"size": [1, 1], "elevation": [0, 65535], "image": "g16.png"}`))
-	g, err := loadHeightGrid(filepath.Join(dir, "a.heightfield.json"))
+	g, err := loadHeightGrid(filepath.Join(dir, "a.heightfield.json"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestHeightfieldSampleSources(t *testing.T) {
 		t.Errorf("16-bit heights %v, want %v", g.heights, want)
 	}
 	writeFile(t, filepath.Join(dir, "b.heightfield.json"), []byte(`{"size": [2, 1], "elevation": [10, 20], "rows": 2, "cols": 3, "samples": [0, 0.5, 1, 1, 0.5, 0]}`))
-	g, err = loadHeightGrid(filepath.Join(dir, "b.heightfield.json"))
+	g, err = loadHeightGrid(filepath.Join(dir, "b.heightfield.json"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestHeightfieldBadSources(t *testing.T) {
 	for i, c := range cases {
 		p := filepath.Join(dir, "bad.heightfield.json")
 		writeFile(t, p, []byte(c.json))
-		_, err := loadHeightfield(p)
+		_, err := loadHeightfield(p, false)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("case %d %s: error %v, want one naming the file and %q", i, c.json, err, c.want)
 		}

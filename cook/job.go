@@ -37,7 +37,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	}()
 
 	sw.Begin(StageImport)
-	scene, err := importSource(job.Source)
+	scene, err := importSource(job, opts)
 	if err != nil {
 		return jobResult{err: &importError{err}}
 	}

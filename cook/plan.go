@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/meshcook/meshcook/internal/srcpath"
 )
 
 // Job is one source file and the stable names derived from its path.
@@ -32,6 +34,11 @@ type Job struct {
 	// SourceRef is the runtime ref used for material and texture hashes
 	// (formats.md: Name lowercased).
 	SourceRef string
+	// Root is the input folder Rel is relative to: the folder walked, the
+	// project's folder, or a file's own folder. Under Options.StrictPaths
+	// the source's real path must stay inside it. Empty means Source's
+	// folder.
+	Root string
 }
 
 // Plan turns inputs (files and folders, walked recursively) into jobs sorted
@@ -49,7 +56,7 @@ func Plan(inputs []string) ([]Job, error) {
 			if !IsSource(in) {
 				return nil, &InputError{Path: in, Err: fmt.Errorf("unsupported source kind %q (want %s)", filepath.Ext(in), sourceKindList)}
 			}
-			jobs = append(jobs, newJob(in, filepath.Base(in)))
+			jobs = append(jobs, newJob(filepath.Dir(in), in, filepath.Base(in)))
 			continue
 		}
 		err = filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
@@ -63,7 +70,7 @@ func Plan(inputs []string) ([]Job, error) {
 			if err != nil {
 				return &InputError{Path: p, Err: err}
 			}
-			jobs = append(jobs, newJob(p, rel))
+			jobs = append(jobs, newJob(in, p, rel))
 			return nil
 		})
 		if err != nil {
@@ -84,11 +91,42 @@ func Plan(inputs []string) ([]Job, error) {
 	return jobs, nil
 }
 
-func newJob(src, rel string) Job {
+func newJob(root, src, rel string) Job {
 	rel = filepath.ToSlash(rel)
 	name := strings.TrimPrefix(rel, "assets/")
 	name = strings.TrimSuffix(name, path.Ext(name))
-	return Job{Source: src, Rel: rel, Name: name, SourceRef: strings.ToLower(name)}
+	return Job{Source: src, Rel: rel, Name: name, SourceRef: strings.ToLower(name), Root: root}
+}
+
+// escapes reports whether, under strict paths, the source or one of the
+// files it read (paths joined to its folder) now leads outside through a
+// link, so that a cached result is not served for it.
+func (j Job) escapes(deps []string) bool {
+	if j.checkRoot(true) != nil {
+		return true
+	}
+	dir := filepath.Dir(j.Source)
+	for _, d := range deps {
+		rel, err := filepath.Rel(dir, d)
+		if err != nil || srcpath.CheckInside(dir, rel, true) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRoot applies the path policy (internal/srcpath) to the source file
+// itself: its path below its root is local, and under strict paths its
+// real path stays inside the root (a walk or glob may meet a link).
+func (j Job) checkRoot(strict bool) error {
+	root, rel := j.Root, j.Rel
+	if root == "" {
+		root, rel = filepath.Dir(j.Source), filepath.Base(j.Source)
+	}
+	if err := srcpath.CheckInside(root, rel, strict); err != nil {
+		return &InputError{Path: j.Source, Err: err}
+	}
+	return nil
 }
 
 // unwrapPathError drops the *fs.PathError wrapper, whose path the caller

@@ -35,7 +35,7 @@ func PlanRooted(root string, files []string) ([]Job, error) {
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, &InputError{Path: f, Err: fmt.Errorf("not inside the root %s", root)}
 		}
-		jobs = append(jobs, newJob(f, rel))
+		jobs = append(jobs, newJob(root, f, rel))
 	}
 	sort.Slice(jobs, func(i, j int) bool { return jobs[i].Name < jobs[j].Name })
 	for i := 1; i < len(jobs); i++ {

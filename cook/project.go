@@ -44,6 +44,7 @@ type ProjectOptions struct {
 	LODError            *float32  `json:"lodError,omitempty"`
 	LODDistances        []float32 `json:"lodDistances,omitempty"`
 	BlobCeiling         *uint64   `json:"blobCeiling,omitempty"`
+	StrictPaths         *bool     `json:"strictPaths,omitempty"` // Options.StrictPaths
 }
 
 // IsProjectFile reports whether p names a project file (by its base name).
@@ -136,6 +137,9 @@ func (pr *Project) Apply(opts *Options) error {
 	if o.BlobCeiling != nil {
 		opts.BlobCeiling = *o.BlobCeiling
 	}
+	if o.StrictPaths != nil {
+		opts.StrictPaths = *o.StrictPaths
+	}
 	return nil
 }
 
@@ -175,7 +179,7 @@ func (pr *Project) Plan() ([]Job, error) {
 			}
 		}
 		if matched {
-			jobs = append(jobs, newJob(p, rel))
+			jobs = append(jobs, newJob(pr.Dir, p, rel))
 		}
 		return nil
 	})

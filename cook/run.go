@@ -48,6 +48,10 @@ type Options struct {
 	// JobDone, when set, is called after each job (from one goroutine at a
 	// time), after Progress.
 	JobDone func(JobStatus)
+	// StrictPaths refuses a source, or a file a source refers to, whose
+	// real path leaves its folder through a symbolic link
+	// (internal/srcpath); by default links are followed.
+	StrictPaths bool
 }
 
 // LODOptions are the distance-LOD settings.

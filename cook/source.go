@@ -14,10 +14,10 @@ import (
 
 // sourceKinds maps a lowercased extension to its importer. Every importer
 // names the file in its errors, bounds what it allocates and never panics.
-var sourceKinds = map[string]func(path string) (*mesh.Scene, error){
+var sourceKinds = map[string]func(path string, opts Options) (*mesh.Scene, error){
 	".gltf": loadGLTF,
 	".glb":  loadGLTF,
-	".fbx":  func(p string) (*mesh.Scene, error) { return fbx.Load(p, fbx.Options{}) },
+	".fbx":  func(p string, _ Options) (*mesh.Scene, error) { return fbx.Load(p, fbx.Options{}) },
 	".nwb":  loadNWB,
 }
 
@@ -33,23 +33,31 @@ func IsSource(p string) bool {
 // sourceKindList is the extensions cook accepts, for messages.
 const sourceKindList = ".gltf, .glb, .fbx, .nwb or .heightfield.json"
 
-func importSource(path string) (*mesh.Scene, error) {
+// importSource checks the job's source against the path policy and imports
+// it with its kind's importer.
+func importSource(job Job, opts Options) (*mesh.Scene, error) {
+	path := job.Source
+	if err := job.checkRoot(opts.StrictPaths); err != nil {
+		return nil, err
+	}
 	if IsHeightfieldSource(path) {
-		return loadHeightfield(path)
+		return loadHeightfield(path, opts.StrictPaths)
 	}
 	load, ok := sourceKinds[strings.ToLower(filepath.Ext(path))]
 	if !ok {
 		return nil, fmt.Errorf("%s: unsupported source kind (want %s)", path, sourceKindList)
 	}
-	return load(path)
+	return load(path, opts)
 }
 
-func loadGLTF(p string) (*mesh.Scene, error) { return gltfimport.Load(p, gltfimport.Options{}) }
+func loadGLTF(p string, opts Options) (*mesh.Scene, error) {
+	return gltfimport.Load(p, gltfimport.Options{StrictPaths: opts.StrictPaths})
+}
 
 // maxNWBBytes bounds an authored text source read into memory.
 const maxNWBBytes = 1 << 30
 
-func loadNWB(p string) (*mesh.Scene, error) {
+func loadNWB(p string, _ Options) (*mesh.Scene, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, fmt.Errorf("nwb: %s: %w", p, unwrapPathError(err))

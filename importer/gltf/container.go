@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	qgltf "github.com/qmuntal/gltf"
+
+	"github.com/meshcook/meshcook/internal/srcpath"
 )
 
 // GLB container constants (glTF 2.0 §4.4).
@@ -227,15 +229,11 @@ func (im *importer) localPath(uri string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("uri %q: %w", uri, err)
 	}
-	// Windows exporters write backslashes; read them as separators so that
-	// "..\\x.bin" cannot slip past the checks below as one odd file name.
-	p = strings.ReplaceAll(p, `\`, "/")
-	if strings.HasPrefix(p, "/") || (len(p) >= 2 && p[1] == ':') || strings.ContainsRune(p, 0) {
-		return "", fmt.Errorf("%w: %q is absolute", ErrOutsideFolder, uri)
-	}
-	p = path.Clean(p)
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
-		return "", fmt.Errorf("%w: %q", ErrOutsideFolder, uri)
+	// One policy for every reference (internal/srcpath): backslashes are
+	// separators, no absolute, drive, UNC or ".." way out.
+	p, err = srcpath.Local(p)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrOutsideFolder, err)
 	}
 	full := path.Join(im.dir, p)
 	if !fs.ValidPath(full) {

@@ -95,8 +95,10 @@
 //     (ErrUnsupportedExtension);
 //   - buffer or image URIs that are not relative paths inside the source's
 //     folder: schemes, absolute paths, ".." that climbs out
-//     (ErrOutsideFolder); Load also opens the folder as an os.Root, so
-//     symbolic links cannot lead out of it;
+//     (ErrOutsideFolder, with internal/srcpath's ErrOutside); with
+//     Options.StrictPaths, Load also refuses files that symbolic links lead
+//     out of the folder (srcpath.ErrLinkOutside); without it links are
+//     followed, as build systems' sandboxes need;
 //   - skin joints that do not exist or repeat, an inverse-bind accessor
 //     whose count is not the joint count, JOINTS_n without WEIGHTS_n (or
 //     the reverse), integer weights that are not normalized, negative

@@ -11,6 +11,7 @@ import (
 
 	qgltf "github.com/qmuntal/gltf"
 
+	"github.com/meshcook/meshcook/internal/srcpath"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -64,6 +65,9 @@ type Options struct {
 	// MaxImageBytes caps the encoded size of each image loaded into
 	// Image.Data. Zero or negative means DefaultMaxImageBytes.
 	MaxImageBytes int
+	// StrictPaths refuses external files whose real path leaves the source
+	// folder through a symbolic link (Load only; internal/srcpath).
+	StrictPaths bool
 }
 
 // orDefault returns v, or def when v is not positive.
@@ -77,20 +81,21 @@ func orDefault(v, def int) int {
 // Load reads a .gltf or .glb file from disk. External buffers/images resolve relative to the file's folder;
 // URIs that leave that folder (absolute, "..", etc.) are refused with an error.
 //
-// The file itself is read as given; its folder is opened as an os.Root for
-// external references, so a symbolic link inside the folder cannot lead a
-// buffer read outside it either. Every error starts with "gltf: <path>: ".
+// The file itself is read as given; external references follow the one
+// policy of internal/srcpath: symbolic links are followed (a Bazel execroot
+// is made of them) unless Options.StrictPaths, which refuses a file whose
+// real path leaves the folder. Every error starts with "gltf: <path>: ".
 func Load(path string, opts Options) (*mesh.Scene, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("gltf: %s: %w", path, err)
 	}
-	root, err := os.OpenRoot(filepath.Dir(path))
+	folder, err := srcpath.Open(filepath.Dir(path), opts.StrictPaths)
 	if err != nil {
 		return nil, fmt.Errorf("gltf: %s: %w", path, err)
 	}
-	defer root.Close()
-	return decode(data, root.FS(), ".", path, opts)
+	defer folder.Close()
+	return decode(data, folder.FS(), ".", path, opts)
 }
 
 // Decode reads the named .gltf/.glb from fsys (tests use fstest.MapFS); external URIs resolve inside fsys relative to name's dir.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/meshcook/meshcook/internal/srcpath"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -588,7 +589,8 @@ func TestLoad(t *testing.T) {
 	if _, err := Load(dir+"/esc.gltf", Options{}); !errors.Is(err, ErrOutsideFolder) || !strings.HasPrefix(err.Error(), "gltf: "+dir+"/esc.gltf: ") {
 		t.Errorf("escaping load: %v", err)
 	}
-	// a symbolic link inside the folder cannot lead a buffer read out of it
+	// a symbolic link inside the folder is followed (a Bazel execroot is
+	// made of them), unless StrictPaths, which refuses one that leads out
 	out := t.TempDir()
 	if err := os.WriteFile(out+"/outside.bin", b.bin, 0o644); err != nil {
 		t.Fatal(err)
@@ -599,8 +601,14 @@ func TestLoad(t *testing.T) {
 	if err := os.WriteFile(dir+"/link.gltf", b.json(t, "link.bin"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(dir+"/link.gltf", Options{}); err == nil {
-		t.Error("buffer through a symlink out of the folder was read")
+	if _, err := Load(dir+"/link.gltf", Options{}); err != nil {
+		t.Errorf("buffer through a symlink: %v", err)
+	}
+	if _, err := Load(dir+"/link.gltf", Options{StrictPaths: true}); !errors.Is(err, srcpath.ErrLinkOutside) || !strings.Contains(err.Error(), "link.bin") {
+		t.Errorf("strict paths: buffer through a symlink out of the folder: %v", err)
+	}
+	if _, err := Load(dir+"/x.gltf", Options{StrictPaths: true}); err != nil {
+		t.Errorf("strict paths, plain file: %v", err)
 	}
 	// the source itself may be a link: only its references are confined
 	if err := os.Symlink(dir+"/x.gltf", out+"/alias.gltf"); err != nil {

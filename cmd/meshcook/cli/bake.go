@@ -21,6 +21,7 @@ type bakeOptions struct {
 	tolerance float64
 	check     bool
 	json      bool
+	strict    bool
 }
 
 // bakeJSON is `bake --json`'s object (field names pinned by a test).
@@ -75,7 +76,7 @@ be written.`,
 			if o.out == "" {
 				return usageError("bake: -o OUT.smpk is required")
 			}
-			opts := bake.Options{Tolerance: o.tolerance}
+			opts := bake.Options{Tolerance: o.tolerance, StrictPaths: o.strict}
 			if err := opts.Validate(); err != nil {
 				return usageError("%v", err)
 			}
@@ -90,6 +91,7 @@ be written.`,
 	f.Float64Var(&o.tolerance, "tolerance", o.tolerance, "chord tolerance in metres: the largest distance from a part's true surface")
 	f.BoolVar(&o.check, "check", false, "write nothing; exit 1 naming the entries where OUT differs from a fresh bake")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout")
+	f.BoolVar(&o.strict, "strict-paths", false, "refuse a source part that a symbolic link leads out of the catalog's folder (links are followed by default)")
 	return cmd
 }
 

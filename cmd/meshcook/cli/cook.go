@@ -27,6 +27,7 @@ type cookOptions struct {
 	targets  []string
 	progress bool
 	ceiling  string
+	strict   bool
 	bs       buildStepFlags // cache, check, depfile, logs, stats
 }
 
@@ -103,6 +104,7 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 	f.StringSliceVar(&o.targets, "target", []string{cook.TargetHMesh}, "output formats, comma-separated: "+strings.Join(cook.KnownTargets(), ", "))
 	f.BoolVar(&o.progress, "progress", true, "show a progress bar when stderr is a terminal")
 	f.StringVar(&o.ceiling, "blob-ceiling", o.ceiling, "cnb: largest payload section per blob before a new blob starts (bytes, or with KiB/MiB/GiB)")
+	f.BoolVar(&o.strict, "strict-paths", false, "refuse a source, or a file it refers to, that a symbolic link leads out of its folder (for untrusted uploads; links are followed by default)")
 	addBuildStepFlags(f, &o.bs)
 	return cmd
 }
@@ -160,6 +162,9 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 			return usageError("cook: --blob-ceiling: %v", err)
 		}
 		opts.BlobCeiling = c
+	}
+	if set("strict-paths") {
+		opts.StrictPaths = o.strict
 	}
 	if err := opts.Validate(); err != nil {
 		return usageError("cook: %v", err)
