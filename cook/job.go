@@ -32,7 +32,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		sw.End()
 		res.stageMS = sw.ms
 		if p := recover(); p != nil {
-			res.err = &InputError{Path: job.Source, Err: fmt.Errorf("internal error (please report): %v", p)}
+			res.err = &InternalError{Path: job.Source, Err: fmt.Errorf("panic: %v", p)}
 		}
 	}()
 
@@ -75,7 +75,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 			res.warnings = append(res.warnings, warnings...)
 		}
 		if err != nil {
-			return jobResult{err: &InputError{Path: job.Source, Err: fmt.Errorf("%s: %w", t, err)}, warnings: res.warnings}
+			return jobResult{err: packError(job, string(t), err), warnings: res.warnings}
 		}
 		files = append(files, out...)
 	}
@@ -83,7 +83,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	sw.Begin(StageValidate)
 	for _, f := range files {
 		if err := f.validate(); err != nil {
-			return jobResult{err: &OutputError{Path: path.Join(opts.OutDir, f.name), Err: err}, warnings: res.warnings}
+			return jobResult{err: &InternalError{Path: job.Source, Output: path.Join(opts.OutDir, f.name), Err: err}, warnings: res.warnings}
 		}
 	}
 

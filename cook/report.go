@@ -17,9 +17,11 @@ type Report struct {
 	// Check lists what differs from a fresh cook (Options.Check only).
 	Check []CheckDiff `json:"check,omitempty"`
 
-	// InputErrors and OutputErrors count failed jobs by kind, for exit codes.
-	InputErrors  int `json:"-"`
-	OutputErrors int `json:"-"`
+	// InputErrors, OutputErrors and InternalErrors count failed jobs by
+	// kind, for exit codes.
+	InputErrors    int `json:"-"`
+	OutputErrors   int `json:"-"`
+	InternalErrors int `json:"-"`
 }
 
 // OutputReport is one written (or already up-to-date) output file.

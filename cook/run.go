@@ -194,9 +194,13 @@ feed:
 		if r.err != nil {
 			rep.Errors = append(rep.Errors, r.err.Error())
 			var oe *OutputError
-			if errors.As(r.err, &oe) {
+			var ie *InternalError
+			switch {
+			case errors.As(r.err, &ie):
+				rep.InternalErrors++
+			case errors.As(r.err, &oe):
 				rep.OutputErrors++
-			} else {
+			default:
 				rep.InputErrors++
 			}
 			continue

@@ -1,9 +1,9 @@
 package mesh
 
-// Skeleton is a joint hierarchy in skin order (reordered parents-first by
-// the importer only when the source lists a child before its parent, with
-// joint values remapped to match): Joints[i] is the joint that
-// Submesh.Joints value i refers to.
+// Skeleton is a joint hierarchy, parents first: in skin order (glTF:
+// reordered parents-first only when the source lists a child before its
+// parent, with joint values remapped to match; FBX: always by depth, name,
+// file order): Joints[i] is the joint that Submesh.Joints value i refers to.
 type Skeleton struct {
 	Joints []Joint
 }

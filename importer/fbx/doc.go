@@ -67,8 +67,10 @@
 //     for the Lambert/Phong mapping); images from Texture objects, with the
 //     bytes of an embedded Video when present.
 //   - Skins: see skin.go. Joints are the cluster bones of every skinned
-//     geometry; each vertex keeps its 4 largest positive weights,
-//     renormalised; a vertex with none is bound to joint 0 with weight 1.
+//     geometry (and the bone an unskinned mesh is parented under, which
+//     binds it rigidly), parents first by depth, name and file order; each
+//     vertex keeps its 4 largest positive weights, renormalised; a vertex
+//     with none is bound to joint 0 (a root) with weight 1.
 //   - Hidden models (Visibility 0 or Show false, on the model or an
 //     ancestor) are skipped unless Options.IncludeHidden.
 //   - Warnings are counted and aggregated: one line per kind in

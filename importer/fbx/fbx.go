@@ -70,7 +70,10 @@ func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, err
 	out.Materials, out.Images = mats, images
 	conv := s.conversion()
 	poses := s.bindPoses()
-	sb := &skeletonBuilder{index: map[*object]int{}, link: map[*object]mesh.Mat4{}, invBind: map[*object]mesh.Mat4{}}
+	sb := newSkeletonBuilder()
+	if err := s.collectBones(sb); err != nil {
+		return nil, nil, err
+	}
 	cache := map[*object]*geom{}
 	used := map[*object]bool{}
 	corners := 0
@@ -112,9 +115,14 @@ func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, err
 			if !opts.Local {
 				bake = s.world(m).Mul(bake)
 			}
-			sd, err := s.skin(gobj, g, bake, conv, sb, poses)
+			sd, err := s.skin(gobj, g, bake, sb, poses)
 			if err != nil {
 				return nil, nil, err
+			}
+			if bone, ok := s.rigidJoint(sb, m); sd == nil && ok && !opts.Local {
+				if sd, bake, err = s.rigidSkin(sb, m, bone, g, poses); err != nil {
+					return nil, nil, err
+				}
 			}
 			subs, err := s.emit(m, g, conv.Mul(bake), slots, sd)
 			if err != nil {
@@ -132,7 +140,9 @@ func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, err
 			s.warnf("blend shapes not imported")
 		}
 	}
-	out.Skeleton = s.skeleton(sb, conv)
+	var perm []int
+	out.Skeleton, perm = s.skeleton(sb, conv)
+	remapJoints(out.Submeshes, insts, perm)
 	out.Warnings = s.warnings()
 	return out, insts, nil
 }

@@ -17,9 +17,10 @@ func TestInstances(t *testing.T) {
 		t.Fatalf("instances %+v", insts)
 	}
 	in := insts[0]
-	// Corner 2 (control point 2) has no weight; Knee is joint 0, Hip 1.
+	// Corner 2 (control point 2) has no weight; the clusters name Knee
+	// (joint 1, after its parent) before Hip (joint 0).
 	if in.Model != "Body" || in.Geometry != "G" || in.First != 0 || in.Count != len(sc.Submeshes) ||
-		in.Hidden || in.SkinDeformers != 1 || in.Unweighted != 1 || !slices.Equal(in.Joints, []int{0, 1}) {
+		in.Hidden || in.SkinDeformers != 1 || in.Unweighted != 1 || !slices.Equal(in.Joints, []int{1, 0}) {
 		t.Fatalf("instance %+v", in)
 	}
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -120,34 +122,33 @@ func TestSkin(t *testing.T) {
 	if sk == nil || len(sk.Joints) != 2 {
 		t.Fatalf("skeleton %+v", sk)
 	}
-	// First appearance: Knee (cluster 310) then Hip; Knee's parent is Hip.
-	knee, hip := sk.Joints[0], sk.Joints[1]
-	if knee.Name != "Knee" || hip.Name != "Hip" || knee.Parent != 1 || hip.Parent != -1 {
-		t.Fatalf("joints %+v", sk.Joints)
-	}
-	if knee.BindT != (mesh.Vec3{0, 2, 0}) || hip.BindT != (mesh.Vec3{1, 0, 0}) || knee.BindR != (mesh.Vec4{0, 0, 0, 1}) {
-		t.Fatalf("bind locals: knee %v %v, hip %v", knee.BindT, knee.BindR, hip.BindT)
-	}
+	// The clusters name Knee (310) before its parent Hip; joints are
+	// parents first: Hip 0, Knee 1.
+	hip, knee := sk.Joints[0], sk.Joints[1]
+	require.Equal(t, "Hip", hip.Name)
+	require.Equal(t, "Knee", knee.Name)
+	require.Equal(t, -1, hip.Parent)
+	require.Equal(t, 0, knee.Parent)
+	require.Equal(t, mesh.Vec3{0, 2, 0}, knee.BindT)
+	require.Equal(t, mesh.Vec3{1, 0, 0}, hip.BindT)
+	require.Equal(t, mesh.Vec4{0, 0, 0, 1}, knee.BindR)
 	// Inverse bind of Knee: Transform(bone space) · inverse(mesh world)
 	// = translate(-1,-2,10) · translate(0,0,-10).
-	if ib := knee.InverseBind; ib[12] != -1 || ib[13] != -2 || ib[14] != 0 || ib[0] != 1 {
-		t.Fatalf("knee inverse bind %v", ib)
-	}
+	ib := knee.InverseBind
+	require.Equal(t, []float32{1, -1, -2, 0}, []float32{ib[0], ib[12], ib[13], ib[14]})
 	s := sc.Submeshes[0]
 	// Corner 0: Hip 0.75, Knee 0.25.
-	if s.Joints[0] != [4]uint16{1, 0, 0, 0} || s.Weights[0] != (mesh.Vec4{0.75, 0.25, 0, 0}) {
-		t.Fatalf("corner 0: %v %v", s.Joints[0], s.Weights[0])
-	}
-	// Corner 2 has no weights: joint 0, weight 1.
-	if s.Joints[2] != [4]uint16{} || s.Weights[2] != (mesh.Vec4{1, 0, 0, 0}) {
-		t.Fatalf("corner 2: %v %v", s.Joints[2], s.Weights[2])
-	}
+	require.Equal(t, [4]uint16{0, 1, 0, 0}, s.Joints[0])
+	require.Equal(t, mesh.Vec4{0.75, 0.25, 0, 0}, s.Weights[0])
+	// Corner 2 has no weights: joint 0 (the root), weight 1.
+	require.Equal(t, [4]uint16{}, s.Joints[2])
+	require.Equal(t, mesh.Vec4{1, 0, 0, 0}, s.Weights[2])
 	// Corner 3: five influences 0.1 (knee), 0.3, 0.2, 0.05, 0.4 (hip):
 	// keep 0.4, 0.3, 0.2, 0.1 and renormalise by 1.0.
 	w := s.Weights[3]
-	if s.Joints[3] != [4]uint16{1, 1, 1, 0} || math.Abs(float64(w[0])-0.4) > 1e-6 || math.Abs(float64(w[3])-0.1) > 1e-6 {
-		t.Fatalf("corner 3: %v %v", s.Joints[3], w)
-	}
+	require.Equal(t, [4]uint16{0, 0, 0, 1}, s.Joints[3])
+	require.InDelta(t, 0.4, w[0], 1e-6)
+	require.InDelta(t, 0.1, w[3], 1e-6)
 	if e := bindSkinError(sc); e > 1e-5 {
 		t.Fatalf("bind pose skinning moves vertices by %g of the model size", e)
 	}

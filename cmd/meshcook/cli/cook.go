@@ -51,7 +51,8 @@ Every output is decoded and validated by its format's reader before it
 atomically replaces the old file; an output whose bytes did not change is
 not rewritten. A source that fails writes nothing and is reported; the other
 sources still cook. Exit 3 when any source was bad, 4 when an output could
-not be written.
+not be written, 1 on an internal error (an output that fails its own
+validator: "internal error, please report", naming the source).
 
 --target cnb cooks every source into one world: DIR/data/0, 1, … (.cnb
 blobs of at most --blob-ceiling payload bytes each, unless one payload is
@@ -221,6 +222,8 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 		summary = fmt.Errorf("cook: %d of %d sources failed", n, len(jobs))
 	}
 	switch {
+	case rep.InternalErrors > 0:
+		return withCode(ExitFailure, summary)
 	case rep.OutputErrors > 0:
 		return withCode(ExitOutput, summary)
 	case rep.InputErrors > 0:
