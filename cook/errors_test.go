@@ -27,7 +27,7 @@ func TestOwnValidatorRefusalIsInternal(t *testing.T) {
 	sk := skSkeleton()
 	sk.Joints[0].Parent, sk.Joints[1].Parent = 1, -1 // child first
 	saved := sourceKinds[".fbx"]
-	sourceKinds[".fbx"] = func(string) (*mesh.Scene, error) {
+	sourceKinds[".fbx"] = func(string, Options) (*mesh.Scene, error) {
 		return &mesh.Scene{Submeshes: []mesh.Submesh{skinned}, Skeleton: sk}, nil
 	}
 	defer func() { sourceKinds[".fbx"] = saved }()
