@@ -2,6 +2,7 @@ package cook
 
 import (
 	"github.com/meshcook/meshcook/formats/hanim"
+	"github.com/meshcook/meshcook/mesh"
 )
 
 // This file adapts the scene's animations to a .hanim beside the .hmesh.
@@ -16,9 +17,10 @@ const ClipTolerance = hanim.DefaultTolerance
 
 // packHAnim builds `<name>.hanim` when the scene has animations: one clip
 // per source animation, in source order, with the joint channels the
-// importer kept (indices into the .hmesh SKEL beside it). Morph-weight
-// channels have no .hanim path; they are counted in the warnings, as are
-// resampled and dropped channels. A scene without a skeleton still gets its
+// importer kept (indices into the .hmesh SKEL beside it) and its
+// morph-weight channels (path 3: the submesh index, one weight per MRPH
+// target of that submesh). Resampled and dropped channels are counted in
+// the warnings. A scene without a skeleton still gets its
 // clips (names and durations, no joint channels). It returns no file when
 // the scene has no animations.
 func packHAnim(job Job, c *cooked) (*outputFile, []string, error) {
@@ -34,20 +36,36 @@ func packHAnim(job Job, c *cooked) (*outputFile, []string, error) {
 	if err := hanim.CheckJoints(clips, joints); err != nil {
 		return nil, nil, err
 	}
+	targets := morphCounts(scene)
+	if err := hanim.CheckTargets(clips, targets); err != nil {
+		return nil, nil, err
+	}
 	b, err := hanim.Encode(clips)
 	if err != nil {
 		return nil, nil, err
 	}
 	c.report.Clips = len(clips)
-	return &outputFile{name: job.Name + ".hanim", kind: "hanim", data: b, validate: validateHAnim(b, joints)}, warnings, nil
+	return &outputFile{name: job.Name + ".hanim", kind: "hanim", data: b, validate: validateHAnim(b, joints, targets)}, warnings, nil
 }
 
-func validateHAnim(b []byte, joints int) func() error {
+// morphCounts is each submesh's morph target count (the MRPH ranges).
+func morphCounts(scene *mesh.Scene) []int {
+	out := make([]int, len(scene.Submeshes))
+	for i := range scene.Submeshes {
+		out[i] = len(scene.Submeshes[i].Morphs)
+	}
+	return out
+}
+
+func validateHAnim(b []byte, joints int, targets []int) func() error {
 	return func() error {
 		clips, err := hanim.Decode(b) // Decode validates
 		if err != nil {
 			return err
 		}
-		return hanim.CheckJoints(clips, joints)
+		if err := hanim.CheckJoints(clips, joints); err != nil {
+			return err
+		}
+		return hanim.CheckTargets(clips, targets)
 	}
 }

@@ -27,6 +27,7 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		}
 	}
 	slots, order := hmat.Slots(used)
+	var err error
 
 	allTangents := true
 	var all []mesh.Vec3
@@ -77,6 +78,9 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		f.Submeshes = append(f.Submeshes, sub)
 	}
 	packLODs(f, c, bases, len(opts.LOD.Ratios))
+	if f.Morphs, err = packMorphs(scene, bases, len(f.Vertices)); err != nil {
+		return nil, err
+	}
 	if allTangents && len(scene.Submeshes) > 0 {
 		f.Desc.Flags |= hmesh.FlagHasTangents
 	}
@@ -293,4 +297,33 @@ func skinVertex(joints [4]uint16, weights mesh.Vec4, jointCount int) (hmesh.Skin
 		out.Weights[k] = float32(float64(w) / sum)
 	}
 	return out, nil
+}
+
+// packMorphs builds MRPH from every submesh's morph targets (names, rest
+// weights, dense deltas; deltas at or below hmesh.MorphDeltaEpsilon are
+// left out), or nil when no submesh has one. LOD levels index the same
+// vertices, so the deltas apply to every level.
+func packMorphs(scene *mesh.Scene, bases []uint32, vertexCount int) (*hmesh.Morphs, error) {
+	n := len(scene.Submeshes)
+	names := make([][]string, n)
+	weights := make([][]float32, n)
+	deltas := make([][][]hmesh.SparseDelta, n)
+	for i := range scene.Submeshes {
+		s := &scene.Submeshes[i]
+		for _, m := range s.Morphs {
+			names[i] = append(names[i], m.Name)
+			weights[i] = append(weights[i], m.Weight)
+			d := make([]hmesh.SparseDelta, len(s.Positions))
+			for v := range d {
+				if m.Positions != nil {
+					d[v].Position = m.Positions[v]
+				}
+				if m.Normals != nil {
+					d[v].Normal = m.Normals[v]
+				}
+			}
+			deltas[i] = append(deltas[i], d)
+		}
+	}
+	return hmesh.BuildMorphs(names, weights, deltas, bases, vertexCount)
 }

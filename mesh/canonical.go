@@ -332,7 +332,7 @@ func (s *Submesh) gather(src []uint32) {
 	if s.Morphs != nil {
 		morphs := make([]MorphTarget, len(s.Morphs))
 		for i, m := range s.Morphs {
-			morphs[i] = MorphTarget{Name: m.Name, Positions: gatherSlice(m.Positions, src), Normals: gatherSlice(m.Normals, src)}
+			morphs[i] = MorphTarget{Name: m.Name, Positions: gatherSlice(m.Positions, src), Normals: gatherSlice(m.Normals, src), Weight: m.Weight}
 		}
 		s.Morphs = morphs // a new slice: the caller's targets stay intact
 	}

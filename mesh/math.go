@@ -44,6 +44,32 @@ func TRS(t [3]float64, q [4]float64, s [3]float64) Mat4 {
 	}
 }
 
+// InverseAffine inverts an affine transform (last row 0 0 0 1); ok is
+// false when its 3x3 part is singular or not finite.
+func (m Mat4) InverseAffine() (inv Mat4, ok bool) {
+	a, b, c := m[0], m[4], m[8]
+	d, e, f := m[1], m[5], m[9]
+	g, h, i := m[2], m[6], m[10]
+	c00, c01, c02 := e*i-f*h, -(d*i - f*g), d*h-e*g
+	det := a*c00 + b*c01 + c*c02
+	if det == 0 || math.IsNaN(det) || math.IsInf(det, 0) {
+		return Mat4{}, false
+	}
+	s := 1 / det
+	// inverse = adjugate / det; adj[r][c] = cofactor[c][r]
+	inv = Mat4{
+		c00 * s, c01 * s, c02 * s, 0,
+		-(b*i - c*h) * s, (a*i - c*g) * s, -(a*h - b*g) * s, 0,
+		(b*f - c*e) * s, -(a*f - c*d) * s, (a*e - b*d) * s, 0,
+		0, 0, 0, 1,
+	}
+	tx, ty, tz := m[12], m[13], m[14]
+	inv[12] = -(inv[0]*tx + inv[4]*ty + inv[8]*tz)
+	inv[13] = -(inv[1]*tx + inv[5]*ty + inv[9]*tz)
+	inv[14] = -(inv[2]*tx + inv[6]*ty + inv[10]*tz)
+	return inv, true
+}
+
 // IsIdentity reports whether m is exactly the identity.
 func (m Mat4) IsIdentity() bool { return m == Identity() }
 

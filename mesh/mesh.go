@@ -11,6 +11,8 @@
 //     Scene.Images, or -1 for none.
 package mesh
 
+import "fmt"
+
 // Vec2, Vec3 and Vec4 are float32 vectors as stored in vertex streams.
 type (
 	Vec2 [2]float32
@@ -35,6 +37,12 @@ type Scene struct {
 	// Warnings are counted, human-readable notes from import (one line each,
 	// already aggregated: "skipped 3 POINTS/LINES primitives").
 	Warnings []string
+	// Drops are what the source has that the cook will not carry, one
+	// entry per kind with a count (a structured warning). Importers add
+	// them with Drop, which also appends the matching line to Warnings, so
+	// code that reads only Warnings still sees every drop. `cook --json`
+	// lists them under "dropped" and `cook --strict` refuses any.
+	Drops []Drop
 	// Files are the files the importer read besides the source itself
 	// (external buffers, images), '/'-separated and relative to the
 	// source's folder, each once, in the order first read. A build step
@@ -69,6 +77,49 @@ type MorphTarget struct {
 	Name      string
 	Positions []Vec3
 	Normals   []Vec3
+	// Weight is the target's rest weight (glTF node or mesh weights), used
+	// when no clip drives it; 0 by default.
+	Weight float32
+}
+
+// Drop is one kind of source data a cook does not carry, counted: What
+// says what ("animation channels on nodes outside the scene"), Count how
+// many. Source names the file it came from when that is not the scene's
+// own source (an external buffer, say); empty means the source itself.
+type Drop struct {
+	Source string
+	What   string
+	Count  int
+}
+
+// Drop records count items of what as not carried: one Drops entry (merged
+// with an earlier one of the same source and what) and one Warnings line
+// "dropped <count> <what>". A count ≤ 0 records nothing.
+func (s *Scene) Drop(count int, what string) {
+	s.DropFrom("", count, what)
+}
+
+// DropFrom is Drop for data of a file the source references.
+func (s *Scene) DropFrom(source string, count int, what string) {
+	if count <= 0 {
+		return
+	}
+	for i := range s.Drops {
+		if d := &s.Drops[i]; d.Source == source && d.What == what {
+			d.Count += count
+			s.Warnings = append(s.Warnings, dropLine(source, count, what))
+			return
+		}
+	}
+	s.Drops = append(s.Drops, Drop{Source: source, What: what, Count: count})
+	s.Warnings = append(s.Warnings, dropLine(source, count, what))
+}
+
+func dropLine(source string, count int, what string) string {
+	if source != "" {
+		return fmt.Sprintf("%s: dropped %d %s", source, count, what)
+	}
+	return fmt.Sprintf("dropped %d %s", count, what)
 }
 
 // TriangleCount returns len(Indices)/3.

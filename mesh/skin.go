@@ -26,6 +26,10 @@ const (
 	PathTranslation AnimPath = 0 // 3 components
 	PathRotation    AnimPath = 1 // 4 components, quaternion xyzw
 	PathScale       AnimPath = 2 // 3 components
+	// PathWeights drives the morph-target weights of one submesh: the
+	// channel's Joint is the submesh index (into Scene.Submeshes) and its
+	// value width, Channel.Targets, is that submesh's target count.
+	PathWeights AnimPath = 3
 )
 
 // Interpolation of a channel's keys.
@@ -44,24 +48,40 @@ type Animation struct {
 	Name     string
 	Duration float32 // seconds, the last key time over all channels
 	Channels []Channel
-	// SkippedWeightChannels counts morph-weight channels, which .hanim has
-	// no path for.
+	// SkippedWeightChannels counts morph-weight channels an importer did
+	// not carry (the clip writer reports them).
 	SkippedWeightChannels int
 }
 
-// Channel animates one joint property.
+// Channel animates one joint property, or one submesh's morph weights.
 type Channel struct {
-	Joint  int // index into Scene.Skeleton.Joints
+	Joint  int // index into Scene.Skeleton.Joints; for PathWeights, into Scene.Submeshes
 	Path   AnimPath
 	Interp Interpolation
 	Times  []float32 // ascending seconds
-	Values []float32 // len(Times) × components (× 3 for InterpCubic)
+	Values []float32 // len(Times) × Width() (× 3 for InterpCubic)
+	// Targets is the value width of a PathWeights channel (the submesh's
+	// morph target count); unused by the other paths.
+	Targets int
 }
 
-// Components returns the value width of a path (3 or 4).
+// Width is the channel's value width: Path.Components(), or Targets for
+// PathWeights.
+func (c *Channel) Width() int {
+	if c.Path == PathWeights {
+		return c.Targets
+	}
+	return c.Path.Components()
+}
+
+// Components returns the value width of a joint path (3, or 4 for
+// rotation); PathWeights has none of its own (see Channel.Width) and gives 0.
 func (p AnimPath) Components() int {
-	if p == PathRotation {
+	switch p {
+	case PathRotation:
 		return 4
+	case PathWeights:
+		return 0
 	}
 	return 3
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/mesh"
 )
 
 // corpusDir is ../shared/corpus relative to the repository root.
@@ -44,6 +45,13 @@ func TestCorpusClips(t *testing.T) {
 		if err := CheckJoints(clips, joints); err != nil {
 			t.Error(err)
 		}
+		targets := make([]int, len(s.Submeshes))
+		for i := range s.Submeshes {
+			targets[i] = len(s.Submeshes[i].Morphs)
+		}
+		if err := CheckTargets(clips, targets); err != nil {
+			t.Error(err)
+		}
 		b, err := Encode(clips)
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
@@ -53,8 +61,11 @@ func TestCorpusClips(t *testing.T) {
 			t.Fatalf("%s: decode: %v", file, err)
 		}
 		t.Logf("%s: %d clips, %d keys, %d bytes, warnings %q", file, len(clips), keys, len(b), warnings)
-		if strings.Contains(file, "MorphCube") && (len(warnings) != 1 || !strings.Contains(warnings[0], "skipped 1 morph-weight channels")) {
-			t.Errorf("%s: warnings %q", file, warnings)
+		if strings.Contains(file, "MorphCube") {
+			// the weights channel is kept as path 3 of submesh 0, 2 targets
+			if len(warnings) != 0 || len(clips[0].Channels) != 1 || clips[0].Channels[0].Path != mesh.PathWeights || clips[0].Channels[0].Targets != 2 {
+				t.Errorf("%s: warnings %q, channels %+v", file, warnings, clips[0].Channels)
+			}
 		}
 		files[strings.ReplaceAll(filepath.Base(file), ".", "_")+".hanim"] = b
 	}

@@ -11,7 +11,9 @@
 //	               u32 keyCount, then keyCount × (f32 time, components × f32)
 //
 // Paths: 0 translation (3 components), 1 rotation (4, quaternion xyzw),
-// 2 scale (3). Interpolation: 0 step, 1 linear.
+// 2 scale (3), 3 morph weights (components = the submesh's morph target
+// count, 1..255; joint = the submesh index). Interpolation: 0 step,
+// 1 linear.
 package hanim
 
 import (
@@ -50,18 +52,32 @@ type Clip struct {
 	Channels []Channel
 }
 
-// Channel animates one joint property with step or linear keys.
+// MaxTargets is the most morph targets a path-3 channel can drive (its
+// components byte).
+const MaxTargets = 255
+
+// Channel animates one joint property, or one submesh's morph weights,
+// with step or linear keys.
 type Channel struct {
-	Joint  uint32        // index into the .hmesh SKEL joints
-	Path   mesh.AnimPath // translation, rotation or scale
+	Joint  uint32        // index into the .hmesh SKEL joints; for PathWeights, into SUBM
+	Path   mesh.AnimPath // translation, rotation, scale or morph weights
 	Interp uint8         // InterpStep or InterpLinear
 	Times  []float32     // finite, ≥ 0, non-decreasing, ≤ the clip's duration
-	// Values holds len(Times) × Path.Components() floats, key after key.
+	// Values holds len(Times) × Components() floats, key after key.
 	Values []float32
+	// Targets is a PathWeights channel's width (1..MaxTargets); unused by
+	// the other paths.
+	Targets int
 }
 
-// Components is the value width of c's path (3 or 4).
-func (c *Channel) Components() int { return c.Path.Components() }
+// Components is the value width of c: 3, 4 for rotation, Targets for
+// morph weights.
+func (c *Channel) Components() int {
+	if c.Path == mesh.PathWeights {
+		return c.Targets
+	}
+	return c.Path.Components()
+}
 
 // ErrFormat is wrapped by every FormatError, for errors.Is.
 var ErrFormat = errors.New("hanim: invalid file")

@@ -16,6 +16,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/mesh"
 )
@@ -158,7 +161,8 @@ func TestDecodeInvalid(t *testing.T) {
 		{"huge clip count", put32(8, 1<<30), 8, "clips cannot fit", true},
 		{"name past end", edit(func(b []byte) []byte { binary.LittleEndian.PutUint16(b[16:], 1000); return b }), int64(len(good)), "truncated clip 0 (1000-byte name", true},
 		{"huge channel count", put32(26, 1<<30), 26, "channels cannot fit", true},
-		{"path 3", putB(34, 3), 34, "path 3", false},
+		{"path 4", putB(34, 4), 34, "path 4", false},
+		{"weights of 0 targets", edit(func(b []byte) []byte { b[34], b[36] = 3, 0; return b }), 36, "0 targets", false},
 		{"interp cubic", putB(35, 2), 35, "interpolation 2", false},
 		{"components", putB(36, 4), 36, "4 components for path 0", false},
 		{"pad", putB(37, 1), 37, "pad byte", false},
@@ -477,4 +481,32 @@ func meshcheck(t *testing.T, files map[string][]byte) {
 	if err != nil {
 		t.Errorf("meshcheck: %v", err)
 	}
+}
+
+// Why: path 3 (morph weights) is meshcook's addition; its bytes are pinned
+// here by hand: the components byte is the target count and joint the
+// submesh index.
+func TestMorphWeightBytes(t *testing.T) {
+	clips := []Clip{{Name: "m", Duration: 1, Channels: []Channel{
+		{Joint: 5, Path: mesh.PathWeights, Interp: InterpLinear, Targets: 2,
+			Times: []float32{0, 1}, Values: []float32{0, 1, 0.5, 0.25}},
+	}}}
+	b, err := Encode(clips)
+	require.NoError(t, err)
+	want := "48414e4d" + "01000000" + "01000000" + "00000000" + // header
+		"0100" + "6d" + "0000803f" + "01000000" + // clip "m", 1 s, 1 channel
+		"05000000" + "03" + "01" + "02" + "00" + "02000000" + // submesh 5, path 3, linear, 2 targets, 2 keys
+		"00000000" + "00000000" + "0000803f" + // t 0: 0, 1
+		"0000803f" + "0000003f" + "0000803e" // t 1: 0.5, 0.25
+	assert.Equal(t, want, hex.EncodeToString(b))
+	back, err := Decode(b)
+	require.NoError(t, err)
+	assert.Equal(t, clips, back)
+	require.NoError(t, CheckTargets(back, []int{0, 0, 0, 0, 0, 2}))
+	assert.ErrorContains(t, CheckTargets(back, []int{0, 2}), "submesh 5, mesh has 2")
+	assert.ErrorContains(t, CheckTargets(back, []int{0, 0, 0, 0, 0, 3}), "2 weights, submesh 5 has 3")
+	require.NoError(t, CheckJoints(back, 0), "weights channels index submeshes, not joints")
+	_, err = Encode([]Clip{{Channels: []Channel{{Path: mesh.PathWeights, Targets: 256}}}})
+	assert.ErrorContains(t, err, "256 targets")
+	meshcheck(t, map[string][]byte{"weights.hanim": b})
 }

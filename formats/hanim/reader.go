@@ -65,16 +65,21 @@ func Decode(b []byte) ([]Clip, error) {
 			r.off += 4
 			kc := r.u32()
 			switch {
-			case path > byte(mesh.PathScale):
+			case path > byte(mesh.PathWeights):
 				return nil, &FormatError{Offset: int64(hat + 4), Msg: fmt.Sprintf("clip %d channel %d: path %d", ci, hi, path)}
 			case interp > InterpLinear:
 				return nil, &FormatError{Offset: int64(hat + 5), Msg: fmt.Sprintf("clip %d channel %d: interpolation %d (0 step or 1 linear)", ci, hi, interp)}
-			case int(comps) != mesh.AnimPath(path).Components():
+			case path == byte(mesh.PathWeights) && comps == 0:
+				return nil, &FormatError{Offset: int64(hat + 6), Msg: fmt.Sprintf("clip %d channel %d: morph weights of 0 targets", ci, hi)}
+			case path != byte(mesh.PathWeights) && int(comps) != mesh.AnimPath(path).Components():
 				return nil, &FormatError{Offset: int64(hat + 6), Msg: fmt.Sprintf("clip %d channel %d: %d components for path %d, want %d", ci, hi, comps, path, mesh.AnimPath(path).Components())}
 			case pad != 0:
 				return nil, &FormatError{Offset: int64(hat + 7), Msg: fmt.Sprintf("clip %d channel %d: pad byte is 0x%x, want 0", ci, hi, pad)}
 			}
 			h.Path, h.Interp = mesh.AnimPath(path), interp
+			if h.Path == mesh.PathWeights {
+				h.Targets = int(comps)
+			}
 			keySize := 4 * (1 + int(comps))
 			if uint64(kc) > uint64(r.left()/keySize) {
 				return nil, &FormatError{Offset: int64(hat + 8), Msg: fmt.Sprintf("clip %d channel %d: %d keys of %d bytes cannot fit in the %d bytes left", ci, hi, kc, keySize, r.left()), Err: io.ErrUnexpectedEOF}

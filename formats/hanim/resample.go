@@ -41,10 +41,13 @@ func Resample(ch mesh.Channel, tolerance float32) (Channel, error) {
 	if ch.Joint < 0 || uint64(ch.Joint) > math.MaxUint32 {
 		return Channel{}, fmt.Errorf("hanim: channel joint %d out of range", ch.Joint)
 	}
-	if ch.Path > mesh.PathScale {
+	if ch.Path > mesh.PathWeights {
 		return Channel{}, fmt.Errorf("hanim: joint %d: unknown path %d", ch.Joint, ch.Path)
 	}
-	comps := ch.Path.Components()
+	if ch.Path == mesh.PathWeights && (ch.Targets < 1 || ch.Targets > MaxTargets) {
+		return Channel{}, fmt.Errorf("hanim: submesh %d: morph weights of %d targets, want 1..%d", ch.Joint, ch.Targets, MaxTargets)
+	}
+	comps := ch.Width()
 	per := comps
 	switch ch.Interp {
 	case mesh.InterpStep, mesh.InterpLinear:
@@ -67,6 +70,9 @@ func Resample(ch mesh.Channel, tolerance float32) (Channel, error) {
 		}
 	}
 	out := Channel{Joint: uint32(ch.Joint), Path: ch.Path, Interp: uint8(ch.Interp)}
+	if ch.Path == mesh.PathWeights {
+		out.Targets = ch.Targets
+	}
 	if ch.Interp != mesh.InterpCubic {
 		out.Times = append([]float32{}, ch.Times...)
 		out.Values = append([]float32{}, ch.Values...)

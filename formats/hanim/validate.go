@@ -13,7 +13,8 @@ import (
 //   - at most 2³²-1 clips, channels and keys; names valid UTF-8 of at most
 //     MaxNameLen bytes;
 //   - durations finite and ≥ 0;
-//   - paths 0-2, interpolation step or linear;
+//   - paths 0-3 (3 with 1..MaxTargets targets), interpolation step or
+//     linear;
 //   - len(Values) == len(Times) × components;
 //   - times finite, ≥ 0, non-decreasing and ≤ the clip's duration;
 //   - values finite.
@@ -47,8 +48,11 @@ func Validate(clips []Clip) error {
 		off += 4
 		for hi := range c.Channels {
 			h := &c.Channels[hi]
-			if h.Path > mesh.PathScale {
+			if h.Path > mesh.PathWeights {
 				return bad(off+4, "channel %d: path %d", hi, h.Path)
+			}
+			if h.Path == mesh.PathWeights && (h.Targets < 1 || h.Targets > MaxTargets) {
+				return bad(off+6, "channel %d: morph weights of %d targets, want 1..%d", hi, h.Targets, MaxTargets)
 			}
 			if h.Interp > InterpLinear {
 				return bad(off+5, "channel %d: interpolation %d (0 step or 1 linear)", hi, h.Interp)
@@ -84,13 +88,34 @@ func Validate(clips []Clip) error {
 	return nil
 }
 
-// CheckJoints reports the first channel whose joint is not below jointCount
-// (the skeleton's joint count).
+// CheckJoints reports the first joint channel whose joint is not below
+// jointCount (the skeleton's joint count). Morph-weight channels are
+// CheckTargets' business.
 func CheckJoints(clips []Clip, jointCount int) error {
 	for ci, c := range clips {
 		for hi, h := range c.Channels {
-			if uint64(h.Joint) >= uint64(max(jointCount, 0)) {
+			if h.Path != mesh.PathWeights && uint64(h.Joint) >= uint64(max(jointCount, 0)) {
 				return fmt.Errorf("hanim: clip %d %q: channel %d: joint %d, skeleton has %d", ci, c.Name, hi, h.Joint, jointCount)
+			}
+		}
+	}
+	return nil
+}
+
+// CheckTargets reports the first morph-weight channel whose submesh is
+// not below len(targets) or whose width is not targets[submesh] (each
+// submesh's morph target count in the .hmesh beside the clips).
+func CheckTargets(clips []Clip, targets []int) error {
+	for ci, c := range clips {
+		for hi, h := range c.Channels {
+			if h.Path != mesh.PathWeights {
+				continue
+			}
+			if uint64(h.Joint) >= uint64(len(targets)) {
+				return fmt.Errorf("hanim: clip %d %q: channel %d: morph weights of submesh %d, mesh has %d", ci, c.Name, hi, h.Joint, len(targets))
+			}
+			if n := targets[h.Joint]; h.Targets != n {
+				return fmt.Errorf("hanim: clip %d %q: channel %d: %d weights, submesh %d has %d morph targets", ci, c.Name, hi, h.Targets, h.Joint, n)
 			}
 		}
 	}

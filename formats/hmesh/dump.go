@@ -89,6 +89,21 @@ func Dump(w io.Writer, f *File) error {
 			p("  @%d %s\n", i, joinUints(f.LodIndices[i:min(i+16, len(f.LodIndices))]))
 		}
 	}
+	if m := f.Morphs; m != nil {
+		p("morphs targets=%d entries=%d\n", len(m.Targets), len(m.Entries))
+		for s, r := range m.Ranges {
+			p("  s%d targets=%d+%d\n", s, r.First, r.Count)
+		}
+		for t, x := range m.Targets {
+			p("  target%d %q weight=%s\n", t, x.Name, fv(x.Weight))
+		}
+		for v := 0; v+1 < len(m.Offsets); v++ {
+			for k := m.Offsets[v]; k < m.Offsets[v+1] && int(k) < len(m.Entries); k++ {
+				e := m.Entries[k]
+				p("  v%d target%d pos=%s normal=%s\n", v, e.Target, fv(e.Position[:]...), fv(e.Normal[:]...))
+			}
+		}
+	}
 	for _, c := range f.Unknown {
 		p("unknown %s flags=%#x size=%d\n", c.ID, c.Flags, len(c.Data))
 	}

@@ -110,7 +110,7 @@ func (c FourCC) String() string {
 func (c FourCC) known() bool {
 	switch c {
 	case ChunkDESC, ChunkBNDS, ChunkVTXS, ChunkIDXS, ChunkMLET, ChunkMLVR, ChunkMLTR,
-		ChunkMLBN, ChunkMTRL, ChunkSUBM, ChunkSKIN, ChunkSKEL, ChunkLODI, ChunkLODT:
+		ChunkMLBN, ChunkMTRL, ChunkSUBM, ChunkSKIN, ChunkSKEL, ChunkLODI, ChunkLODT, ChunkMRPH:
 		return true
 	}
 	return false
@@ -230,6 +230,9 @@ type File struct {
 	LodCount   uint32
 	LodIndices []uint32
 	Lods       []MeshLod
+
+	// Morphs is the optional MRPH chunk (nil: none); see morph.go.
+	Morphs *Morphs
 
 	// Unknown holds chunks the reader did not know, in table order.
 	Unknown []Chunk

@@ -278,6 +278,11 @@ func Decode(b []byte) (*File, error) {
 			return MeshLod{binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint32(e[4:])}
 		})
 	}
+	if c, ok := d.chunks[ChunkMRPH]; ok {
+		if f.Morphs, err = decodeMorphs(d.payload(ChunkMRPH), int64(c.offset), dsc.VertexCount, dsc.SubmeshCount); err != nil {
+			return nil, err
+		}
+	}
 
 	for _, u := range unknown {
 		f.Unknown = append(f.Unknown, Chunk{ID: u.id, Flags: u.flags, Data: slices.Clone(d.payload(u.id, u))})

@@ -60,7 +60,7 @@ func validate(f *File, base map[FourCC]int64) error {
 	v := &validator{f: f, base: base}
 	for _, step := range []func() error{
 		v.desc, v.bounds, v.vertices, v.indices, v.meshlets, v.submeshes,
-		v.coverage, v.skin, v.joints, v.lods,
+		v.coverage, v.skin, v.joints, v.lods, v.morphs,
 	} {
 		if err := step(); err != nil {
 			return err

@@ -38,8 +38,8 @@ func (f *File) hasLods() bool {
 
 // Encode validates f (with Desc counts filled from the slices, see SyncDesc)
 // and returns the exact bytes of the file: chunks in the order DESC, BNDS,
-// VTXS, IDXS, MLET, MLVR, MLTR, MLBN, MTRL, SUBM, then SKIN, SKEL, LODI, LODT
-// when present; payloads 16-byte aligned with zero padding. f is not
+// VTXS, IDXS, MLET, MLVR, MLTR, MLBN, MTRL, SUBM, then SKIN, SKEL, LODI, LODT,
+// MRPH when present; payloads 16-byte aligned with zero padding. f is not
 // modified. Unknown chunks are not written.
 func Encode(f *File) ([]byte, error) {
 	if f == nil {
@@ -146,6 +146,9 @@ func Encode(f *File) ([]byte, error) {
 				}
 				return b
 			}})
+	}
+	if g.Morphs != nil {
+		chunks = append(chunks, chunk{ChunkMRPH, g.Morphs.size(), func(b []byte) []byte { return appendMorphs(b, g.Morphs) }})
 	}
 
 	// Lay out: header, table, then each payload on the next 16-byte boundary.

@@ -23,27 +23,32 @@ var (
 // animations imports every glTF animation, in order, as one mesh.Animation
 // with a channel per joint translation, rotation or scale channel of the
 // exported skin. Interpolation is kept (cubic values stay in-tangent,
-// value, out-tangent per key). Channels on nodes that are not joints of
-// skin 0, or with an extension's path, are skipped and counted in one
-// warning; morph-weight channels are counted in SkippedWeightChannels only
-// (the clip writer reports them). A joint whose exported parent space differs from
-// its node parent's (non-joint nodes in between) gets its values composed
-// with that offset, exactly when the offset is rigid with uniform scale.
-func (im *importer) animations() ([]mesh.Animation, []string, error) {
+// value, out-tangent per key). A joint whose exported parent space differs
+// from its node parent's (non-joint nodes in between) gets its values
+// composed with that offset, exactly when the offset is rigid with uniform
+// scale.
+//
+// Channels on other nodes are gathered for later: in a file without skins
+// they become im.nodeChannels (node animation, which rigNodes turns into a
+// rigid skeleton); in a skinned file they are dropped and counted.
+// Morph-weight channels on nodes with a morphing mesh become
+// im.weightChannels (placed on the node's submeshes by weightChannels).
+// Channels with an extension's path or target are dropped and counted.
+func (im *importer) animations(scene *mesh.Scene) ([]mesh.Animation, error) {
 	doc := im.doc
-	var nonJoint, approx int
+	var skinnedNodes, extension, noMorph, approx int
 	out := make([]mesh.Animation, 0, len(doc.Animations))
 	for ai, a := range doc.Animations {
 		if a == nil {
-			return nil, nil, fmt.Errorf("animations[%d] is null", ai)
+			return nil, fmt.Errorf("animations[%d] is null", ai)
 		}
 		anim := mesh.Animation{Name: a.Name}
 		for ci, c := range a.Channels {
 			if c == nil {
-				return nil, nil, fmt.Errorf("animation %d: channels[%d] is null", ai, ci)
+				return nil, fmt.Errorf("animation %d: channels[%d] is null", ai, ci)
 			}
 			if c.Sampler < 0 || c.Sampler >= len(a.Samplers) || a.Samplers[c.Sampler] == nil {
-				return nil, nil, fmt.Errorf("animation %d channel %d: sampler %d does not exist", ai, ci, c.Sampler)
+				return nil, fmt.Errorf("animation %d channel %d: sampler %d does not exist", ai, ci, c.Sampler)
 			}
 			var path mesh.AnimPath
 			switch c.Target.Path {
@@ -54,31 +59,55 @@ func (im *importer) animations() ([]mesh.Animation, []string, error) {
 			case qgltf.TRSScale:
 				path = mesh.PathScale
 			case qgltf.TRSWeights:
-				anim.SkippedWeightChannels++ // reported by whoever cooks the clip (hanim.FromScene)
-				continue
+				path = mesh.PathWeights
 			default:
-				nonJoint++ // an extension's path (KHR_animation_pointer)
+				extension++ // an extension's path (KHR_animation_pointer)
 				continue
 			}
 			if c.Target.Node == nil {
-				nonJoint++ // targeted by an extension we do not read
+				extension++ // targeted by an extension we do not read
 				continue
 			}
 			node := *c.Target.Node
 			if node < 0 || node >= len(doc.Nodes) {
-				return nil, nil, fmt.Errorf("animation %d channel %d: node %d does not exist", ai, ci, node)
+				return nil, fmt.Errorf("animation %d channel %d: node %d does not exist", ai, ci, node)
+			}
+			sampler := a.Samplers[c.Sampler]
+			wrap := func(err error) error {
+				return fmt.Errorf("animation %d channel %d: sampler %d: %w", ai, ci, c.Sampler, err)
+			}
+			if path == mesh.PathWeights {
+				targets := im.morphTargets(node)
+				if targets == 0 {
+					noMorph++
+					continue
+				}
+				ch, err := im.channel(sampler, path, targets)
+				if err != nil {
+					return nil, wrap(err)
+				}
+				im.weightChannels = append(im.weightChannels, nodeChannel{anim: ai, node: node, ch: ch})
+				continue
 			}
 			joint, ok := -1, false
 			if im.skin != nil {
 				joint, ok = im.skin.jointOf[node]
 			}
 			if !ok {
-				nonJoint++
+				if im.skin != nil {
+					skinnedNodes++
+					continue
+				}
+				ch, err := im.channel(sampler, path, 0)
+				if err != nil {
+					return nil, wrap(err)
+				}
+				im.nodeChannels = append(im.nodeChannels, nodeChannel{anim: ai, node: node, ch: ch})
 				continue
 			}
-			ch, err := im.channel(a.Samplers[c.Sampler], path)
+			ch, err := im.channel(sampler, path, 0)
 			if err != nil {
-				return nil, nil, fmt.Errorf("animation %d channel %d: sampler %d: %w", ai, ci, c.Sampler, err)
+				return nil, wrap(err)
 			}
 			ch.Joint = joint
 			if off := im.skin.offset[joint]; off != nil {
@@ -92,20 +121,41 @@ func (im *importer) animations() ([]mesh.Animation, []string, error) {
 		}
 		out = append(out, anim)
 	}
-	var warnings []string
-	if nonJoint > 0 {
-		warnings = append(warnings, fmt.Sprintf("skipped %d animation channels whose target is not a joint of skin 0", nonJoint))
-	}
+	scene.Drop(skinnedNodes, "animation channels on nodes that are not joints of skin 0 (node animation in a skinned file, docs/import.md)")
+	scene.Drop(extension, "animation channels with an extension's target or path (KHR_animation_pointer)")
+	scene.Drop(noMorph, "morph-weight animation channels on nodes without a morphing mesh")
 	if approx > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d animation channels drive joints under sheared or non-uniformly scaled non-joint nodes and are approximate", approx))
+		scene.Warnings = append(scene.Warnings, fmt.Sprintf("%d animation channels drive joints under sheared or non-uniformly scaled non-joint nodes and are approximate", approx))
 	}
-	return out, warnings, nil
+	return out, nil
+}
+
+// nodeChannel is one channel of animation anim on a node that is not a
+// joint (a transform path), or on a morphing mesh's node (PathWeights).
+type nodeChannel struct {
+	anim, node int
+	ch         mesh.Channel
+}
+
+// morphTargets is the morph target count of node's mesh (0 when it has
+// none or no mesh). glTF requires every primitive of a mesh to have the
+// same count; the first primitive's is used.
+func (im *importer) morphTargets(node int) int {
+	m := im.doc.Nodes[node].Mesh
+	if m == nil || *m < 0 || *m >= len(im.doc.Meshes) {
+		return 0
+	}
+	for _, p := range im.doc.Meshes[*m].Primitives {
+		return len(p.Targets)
+	}
+	return 0
 }
 
 // channel reads one sampler for a path: key times (finite, ≥ 0,
-// non-decreasing) and values (keys × components, × 3 for CUBICSPLINE).
-func (im *importer) channel(s *qgltf.AnimationSampler, path mesh.AnimPath) (mesh.Channel, error) {
-	ch := mesh.Channel{Path: path}
+// non-decreasing) and values (keys × width, × 3 for CUBICSPLINE; the width
+// is targets for PathWeights, else the path's components).
+func (im *importer) channel(s *qgltf.AnimationSampler, path mesh.AnimPath, targets int) (mesh.Channel, error) {
+	ch := mesh.Channel{Path: path, Targets: targets}
 	per := 1
 	switch s.Interpolation {
 	case qgltf.InterpolationLinear:
@@ -116,6 +166,9 @@ func (im *importer) channel(s *qgltf.AnimationSampler, path mesh.AnimPath) (mesh
 		ch.Interp, per = mesh.InterpCubic, 3
 	default:
 		return ch, fmt.Errorf("interpolation %d", s.Interpolation)
+	}
+	if path == mesh.PathWeights {
+		per *= targets // the output holds every target's weight per key
 	}
 	times, _, err := im.floats(s.Input, scalar, floatOnly, im.keysLeft)
 	if err != nil {
@@ -129,8 +182,11 @@ func (im *importer) channel(s *qgltf.AnimationSampler, path mesh.AnimPath) (mesh
 	}
 	ch.Times = times
 	types, cts := vec3, floatOnly
-	if path == mesh.PathRotation {
+	switch path {
+	case mesh.PathRotation:
 		types, cts = vec4, rotationComponents
+	case mesh.PathWeights:
+		types, cts = scalar, rotationComponents // float or normalized integers (glTF 2.0 §5.7)
 	}
 	if s.Output < 0 || s.Output >= len(im.doc.Accessors) {
 		return ch, fmt.Errorf("output: accessor %d does not exist", s.Output)
@@ -140,7 +196,10 @@ func (im *importer) channel(s *qgltf.AnimationSampler, path mesh.AnimPath) (mesh
 		return ch, fmt.Errorf("output: accessor %d has %d elements, want %d for %d keys", s.Output, oa.Count, want, len(times))
 	}
 	if oa.ComponentType != qgltf.ComponentFloat && !oa.Normalized {
-		return ch, fmt.Errorf("output: accessor %d: integer rotations must be normalized", s.Output)
+		return ch, fmt.Errorf("output: accessor %d: integer outputs must be normalized", s.Output)
+	}
+	if path == mesh.PathWeights && len(times)*per > im.keysLeft {
+		return ch, fmt.Errorf("output: %d values exceed the remaining limit of %d (Options.MaxAnimationKeys)", len(times)*per, im.keysLeft)
 	}
 	vals, _, err := im.floats(s.Output, types, cts, len(times)*per)
 	if err != nil {

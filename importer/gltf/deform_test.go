@@ -8,6 +8,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -119,7 +122,7 @@ func TestOtherSkinsWarned(t *testing.T) {
 	if s.Submeshes[1].Joints != nil {
 		t.Error("node bound to skin 1 got skin streams")
 	}
-	if !slices.Contains(s.Warnings, "exported skin 0 only, ignored 1 other skins (1 mesh nodes bound to them imported as static meshes)") {
+	if !slices.Contains(s.Warnings, "dropped 1 skins other than skin 0 (1 mesh nodes bound to them imported as static meshes)") {
 		t.Errorf("warnings %q", s.Warnings)
 	}
 }
@@ -160,7 +163,7 @@ func TestAnimations(t *testing.T) {
 		t.Fatalf("animations %+v", s.Animations)
 	}
 	a := s.Animations[0]
-	if a.Name != "move" || a.Duration != 1.25 || len(a.Channels) != 3 || a.SkippedWeightChannels != 1 {
+	if a.Name != "move" || a.Duration != 1.25 || len(a.Channels) != 3 || a.SkippedWeightChannels != 0 {
 		t.Fatalf("animation %q duration %v, %d channels, %d weight channels", a.Name, a.Duration, len(a.Channels), a.SkippedWeightChannels)
 	}
 	cubic, lin, step := a.Channels[0], a.Channels[1], a.Channels[2]
@@ -177,9 +180,13 @@ func TestAnimations(t *testing.T) {
 	if step.Joint != 0 || step.Path != mesh.PathScale || step.Interp != mesh.InterpStep || !slices.Equal(step.Values, []float32{1, 1, 1, 2, 2, 2, 3, 3, 3}) {
 		t.Errorf("step channel %+v", step)
 	}
-	if want := []string{"skipped 1 animation channels whose target is not a joint of skin 0"}; !slices.Equal(s.Warnings, want) {
-		t.Errorf("warnings %q, want %q (weight channels are counted in the animation, not warned twice)", s.Warnings, want)
-	}
+	// node 4 is not a joint; node 0's mesh has no morph targets
+	assert.Equal(t, []string{
+		"dropped 1 animation channels on nodes that are not joints of skin 0 (node animation in a skinned file, docs/import.md)",
+		"dropped 1 morph-weight animation channels on nodes without a morphing mesh",
+	}, s.Warnings)
+	require.Len(t, s.Drops, 2)
+	assert.Equal(t, 1, s.Drops[0].Count)
 	checkDeform(t, s)
 }
 
@@ -360,12 +367,12 @@ func TestDecompose(t *testing.T) {
 		if d := maxDiff(back, m); d > 1e-12 {
 			t.Errorf("%v: recomposed differs by %g", tc, d)
 		}
-		inv, ok := invertAffine(m)
+		inv, ok := m.InverseAffine()
 		if !ok || maxDiff(inv.Mul(m), mesh.Identity()) > 1e-12 {
 			t.Errorf("%v: inverse wrong", tc)
 		}
 	}
-	if _, ok := invertAffine(mesh.Mat4{}); ok {
+	if _, ok := (mesh.Mat4{}).InverseAffine(); ok {
 		t.Error("singular matrix inverted")
 	}
 	if got := parentsFirst([]int{1, 2, -1, 0}); !slices.Equal(got, []int{2, 1, 0, 3}) {

@@ -166,6 +166,12 @@ type importer struct {
 	truncated    int                    // primitives whose index count was not a multiple of 3
 	otherSkins   int                    // mesh nodes bound to a skin other than 0, imported as static
 	unskinned    int                    // skinned primitives without JOINTS_0, bound to joint 0
+
+	reached        []bool        // per node: reached from the imported roots
+	subNode        []int         // per submesh: the node it was instanced by
+	subSkinned     []bool        // per submesh: bound to skin 0
+	nodeChannels   []nodeChannel // transform channels on non-joint nodes (no skin in the file)
+	weightChannels []nodeChannel // morph-weight channels
 }
 
 // run imports the file bytes into a Scene.
@@ -218,23 +224,21 @@ func (im *importer) run(data []byte) (*mesh.Scene, error) {
 	if scene.Submeshes, err = im.submeshes(insts); err != nil {
 		return nil, err
 	}
-	var animWarnings []string
-	if scene.Animations, animWarnings, err = im.animations(); err != nil {
-		return nil, err
-	}
-	if im.skippedLines > 0 {
-		scene.Warnings = append(scene.Warnings, fmt.Sprintf("skipped %d points/lines primitives", im.skippedLines))
-	}
-	if im.truncated > 0 {
-		scene.Warnings = append(scene.Warnings, fmt.Sprintf("dropped trailing indices of %d primitives whose index count is not a multiple of 3", im.truncated))
-	}
+	scene.Drop(im.skippedLines, "points/lines primitives")
+	scene.Drop(im.truncated, "trailing indices of primitives whose index count is not a multiple of 3 (primitives)")
 	if n := len(im.doc.Skins); n > 1 {
-		scene.Warnings = append(scene.Warnings, fmt.Sprintf("exported skin 0 only, ignored %d other skins (%d mesh nodes bound to them imported as static meshes)", n-1, im.otherSkins))
+		scene.Drop(n-1, fmt.Sprintf("skins other than skin 0 (%d mesh nodes bound to them imported as static meshes)", im.otherSkins))
 	}
 	if im.unskinned > 0 {
 		scene.Warnings = append(scene.Warnings, fmt.Sprintf("bound %d skinned primitives without JOINTS_0 rigidly to joint 0", im.unskinned))
 	}
-	scene.Warnings = append(scene.Warnings, animWarnings...)
+	if scene.Animations, err = im.animations(scene); err != nil {
+		return nil, err
+	}
+	if err := im.rigNodes(scene, parent); err != nil {
+		return nil, err
+	}
+	im.placeWeights(scene)
 	scene.Files = im.files
 	return scene, nil
 }

@@ -323,7 +323,7 @@ func TestPointsSkipped(t *testing.T) {
 	if len(s.Submeshes) != 2 || s.Submeshes[0].Name != "M/1" || s.Submeshes[1].Name != "M/1" {
 		t.Fatalf("submeshes %d (%v)", len(s.Submeshes), s.Submeshes)
 	}
-	if want := []string{"skipped 4 points/lines primitives"}; !slices.Equal(s.Warnings, want) {
+	if want := []string{"dropped 4 points/lines primitives"}; !slices.Equal(s.Warnings, want) {
 		t.Errorf("warnings %q, want %q", s.Warnings, want)
 	}
 	// the shared mesh was decoded once but each instance owns its streams

@@ -254,7 +254,7 @@ func (im *importer) place(lp *localPrim, world mesh.Mat4, last, skinned bool) (m
 		sm.Morphs = make([]mesh.MorphTarget, len(lp.morphs))
 		for i, m := range lp.morphs {
 			if !last {
-				m = mesh.MorphTarget{Name: m.Name, Positions: clone(m.Positions), Normals: clone(m.Normals)}
+				m = mesh.MorphTarget{Name: m.Name, Positions: clone(m.Positions), Normals: clone(m.Normals), Weight: m.Weight}
 			}
 			sm.Morphs[i] = m
 		}

@@ -1,8 +1,11 @@
 package gltf
 
 import (
+	"errors"
 	"fmt"
+	"math"
 
+	"github.com/meshcook/meshcook/importer/rig"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -127,6 +130,7 @@ func (im *importer) instances(parent []int) ([]instance, error) {
 		stack   []frame
 	)
 	im.usesLeft = make([]int, len(im.doc.Meshes))
+	im.reached = visited
 	for i := len(roots) - 1; i >= 0; i-- {
 		stack = append(stack, frame{roots[i], mesh.Identity()})
 	}
@@ -194,7 +198,10 @@ func (im *importer) submeshes(insts []instance) ([]mesh.Submesh, error) {
 				return nil, fmt.Errorf("node %d: mesh %d primitive %d: %w", in.node, in.mesh, p, err)
 			}
 			sm.Name = fmt.Sprintf("%s/%d", name, p)
+			im.restWeights(&sm, in.node)
 			out = append(out, sm)
+			im.subNode = append(im.subNode, in.node)
+			im.subSkinned = append(im.subSkinned, in.skinned)
 		}
 		if last {
 			for p := range m.Primitives {
@@ -203,4 +210,95 @@ func (im *importer) submeshes(insts []instance) ([]mesh.Submesh, error) {
 		}
 	}
 	return out, nil
+}
+
+// restWeights sets the rest weight of each of sm's morph targets: the
+// node's weights when it has one per target, else its mesh's (glTF 2.0
+// §3.7.2.2), else 0.
+func (im *importer) restWeights(sm *mesh.Submesh, node int) {
+	nd := im.doc.Nodes[node]
+	w := nd.Weights
+	if len(w) != len(sm.Morphs) && nd.Mesh != nil {
+		w = im.doc.Meshes[*nd.Mesh].Weights
+	}
+	if len(w) != len(sm.Morphs) {
+		return
+	}
+	for k := range sm.Morphs {
+		if v := float32(w[k]); !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
+			sm.Morphs[k].Weight = v
+		}
+	}
+}
+
+// rigNodes turns the transform channels of non-joint nodes (a file without
+// skins) into a rigid skeleton with importer/rig: the animated nodes and
+// their ancestors become joints, every submesh is bound to its node's
+// joint. Channels on nodes the imported scene does not reach are dropped
+// and counted. A rest pose rig cannot invert (a zero scale on an animated
+// node's chain) keeps the scene static, with the channels dropped.
+func (im *importer) rigNodes(scene *mesh.Scene, parent []int) error {
+	if len(im.nodeChannels) == 0 {
+		return nil
+	}
+	in := rig.Input{Nodes: make([]rig.Node, len(im.doc.Nodes))}
+	for i, nd := range im.doc.Nodes {
+		rn := rig.Node{Name: nd.Name, Parent: parent[i], T: nd.Translation, R: nd.Rotation, S: nd.Scale}
+		if !mesh.Mat4(nd.Matrix).IsIdentity() {
+			rn.T, rn.R, rn.S = decompose(im.local(i))
+		}
+		if rn.Name == "" {
+			rn.Name = fmt.Sprintf("node_%d", i)
+		}
+		in.Nodes[i] = rn
+	}
+	for s, node := range im.subNode {
+		in.Parts = append(in.Parts, rig.Part{Submesh: s, Node: node})
+	}
+	outside := 0
+	for _, c := range im.nodeChannels {
+		if !im.reached[c.node] {
+			outside++
+			continue
+		}
+		in.Channels = append(in.Channels, rig.Channel{Animation: c.anim, Node: c.node, Channel: c.ch})
+	}
+	scene.Drop(outside, "animation channels on nodes outside the imported scene")
+	if _, err := rig.Apply(scene, in); err != nil {
+		if errors.Is(err, rig.ErrSkinned) {
+			return err
+		}
+		scene.Drop(len(in.Channels), fmt.Sprintf("node animation channels (%v)", err))
+	}
+	return nil
+}
+
+// placeWeights puts each morph-weight channel on every submesh its node
+// instanced (one channel per submesh: .hanim path 3 names the submesh).
+// Channels whose node was not reached, or whose width does not match a
+// submesh's target count, are dropped and counted.
+func (im *importer) placeWeights(scene *mesh.Scene) {
+	var missed int
+	for _, c := range im.weightChannels {
+		placed := false
+		for s, node := range im.subNode {
+			if node != c.node || len(scene.Submeshes[s].Morphs) != c.ch.Targets {
+				continue
+			}
+			ch := c.ch
+			ch.Joint = s
+			if placed {
+				ch.Times = clone(ch.Times)
+				ch.Values = clone(ch.Values)
+			}
+			placed = true
+			a := &scene.Animations[c.anim]
+			a.Channels = append(a.Channels, ch)
+			a.Duration = max(a.Duration, ch.Times[len(ch.Times)-1])
+		}
+		if !placed {
+			missed++
+		}
+	}
+	scene.Drop(missed, "morph-weight animation channels whose node instances no morphing submesh")
 }

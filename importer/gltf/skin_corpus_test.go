@@ -34,10 +34,10 @@ func TestCorpusSkinsMorphsAnimations(t *testing.T) {
 		{file: "Fox/glTF/Fox.gltf", joints: 24, anims: []anim{{"Survey", 21, 0}, {"Walk", 21, 0}, {"Run", 21, 0}}, subs: 1, skinned: 1},
 		{file: "SimpleSkin/simple_skin.gltf", joints: 2, anims: []anim{{"", 1, 0}}, subs: 1, skinned: 1},
 		{file: "assimp_quad_skin/quad_skin.glb", joints: 10, subs: 1, skinned: 1},
-		{file: "AnimatedMorphCube/glTF/AnimatedMorphCube.gltf", anims: []anim{{"Square", 0, 1}}, subs: 1,
+		{file: "AnimatedMorphCube/glTF/AnimatedMorphCube.gltf", anims: []anim{{"Square", 1, 0}}, subs: 1,
 			morphs: [][]string{{"target_0", "target_1"}}},
 		{file: "MorphPrimitivesTest/glTF/MorphPrimitivesTest.gltf", subs: 2, morphs: [][]string{{"target_0"}, {"target_0"}}},
-		{file: "SimpleMorph/glTF/SimpleMorph.gltf", anims: []anim{{"", 0, 1}}, subs: 1, morphs: [][]string{{"target_0", "target_1"}}},
+		{file: "SimpleMorph/glTF/SimpleMorph.gltf", anims: []anim{{"", 1, 0}}, subs: 1, morphs: [][]string{{"target_0", "target_1"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -134,11 +134,18 @@ func checkDeform(t *testing.T, s *mesh.Scene) {
 	for i, a := range s.Animations {
 		var last float32
 		for c, ch := range a.Channels {
-			per := ch.Path.Components()
+			per := ch.Width()
 			if ch.Interp == mesh.InterpCubic {
 				per *= 3
 			}
-			if ch.Joint < 0 || ch.Joint >= nj || len(ch.Times) == 0 || len(ch.Values) != per*len(ch.Times) {
+			limit := nj
+			if ch.Path == mesh.PathWeights {
+				limit = len(s.Submeshes)
+				if ch.Joint >= 0 && ch.Joint < limit && ch.Targets != len(s.Submeshes[ch.Joint].Morphs) {
+					t.Fatalf("animation %d channel %d: %d weights for submesh %d with %d targets", i, c, ch.Targets, ch.Joint, len(s.Submeshes[ch.Joint].Morphs))
+				}
+			}
+			if ch.Joint < 0 || ch.Joint >= limit || len(ch.Times) == 0 || len(ch.Values) != per*len(ch.Times) {
 				t.Fatalf("animation %d channel %d: joint %d, %d times, %d values", i, c, ch.Joint, len(ch.Times), len(ch.Values))
 			}
 			for k := 1; k < len(ch.Times); k++ {

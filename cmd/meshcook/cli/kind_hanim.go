@@ -120,7 +120,7 @@ func summarizeHAnim(path string, clips []hanim.Clip) hanimSummary {
 // Go's shortest round-trip form).
 func dumpHAnim(w io.Writer, clips []hanim.Clip) error {
 	bw := bufio.NewWriter(w)
-	paths := [...]string{"translation", "rotation", "scale"}
+	paths := [...]string{"translation", "rotation", "scale", "weights"}
 	interps := [...]string{"step", "linear"}
 	fmt.Fprintf(bw, "hanim v%d clips %d\n", hanim.Version, len(clips))
 	for ci, c := range clips {
