@@ -12,6 +12,7 @@ require (
 	github.com/x448/float16 v0.8.4
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/term v0.44.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (

@@ -26,6 +26,7 @@ import (
 type JobStatus struct {
 	Job    Job
 	Cached bool    // the result came from the cache
+	Remote bool    // ... and the remote cache served it (Cached is set too)
 	MS     float64 // wall time of the job, cache lookup and write included
 	Err    error   // the job's error, nil when it cooked
 }
@@ -100,7 +101,7 @@ func cachedJob(job Job, opts Options, order int) (res jobResult, base string) {
 	if !ok {
 		return res, base
 	}
-	rb, ok := c.get(cnb.CachePayload, fullKey(base, deps, contents), order)
+	rb, ok, remote := c.getFrom(cnb.CachePayload, fullKey(base, deps, contents), order)
 	if !ok {
 		return res, base
 	}
@@ -109,7 +110,7 @@ func cachedJob(job Job, opts Options, order int) (res jobResult, base string) {
 		c.warn("cache: entry for %s ignored: %v", job.Source, err)
 		return res, base
 	}
-	r.deps, r.cached = deps, true
+	r.deps, r.cached, r.remote = deps, true, remote
 	return *r, base
 }
 
@@ -221,6 +222,13 @@ func finishRun(jobs []Job, results []jobResult, opts Options, rep *Report) {
 			rep.Warnings = append(rep.Warnings, opts.Cache.Flush()...)
 		}
 		rep.Warnings = append(rep.Warnings, opts.Cache.takeWarnings()...)
+		if rep.Remote = opts.Cache.RemoteReport(); rep.Remote != nil {
+			for _, r := range results {
+				if r.remote {
+					rep.Remote.Jobs++
+				}
+			}
+		}
 		opts.Cache.release()
 	}
 	// Inputs of each output: its job's source and dependencies; world

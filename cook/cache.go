@@ -93,6 +93,9 @@ type Cache struct {
 	added    map[entryID][]byte
 	warnings []string
 	flushed  bool
+
+	remote     *Remote          // second level (remote.go), nil without one
+	fromRemote map[entryID]bool // added entries the remote served: not uploaded back
 }
 
 type entryID struct {
@@ -188,27 +191,57 @@ func segmentSeq(name string) (uint64, bool) {
 // Dir is the cache folder.
 func (c *Cache) Dir() string { return c.dir }
 
-// get returns an entry's bytes (aliasing the segment) and marks it used.
-func (c *Cache) get(kind cnb.CacheEntryKind, key string, order int) ([]byte, bool) {
+// UseRemote makes r the cache's second level: a local miss asks r, what r
+// serves is kept locally too, and Flush uploads what this cook cooked.
+func (c *Cache) UseRemote(r *Remote) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.remote = r
+	c.fromRemote = map[entryID]bool{}
+}
+
+// get returns an entry's bytes (aliasing the segment) and marks it used.
+func (c *Cache) get(kind cnb.CacheEntryKind, key string, order int) ([]byte, bool) {
+	b, ok, _ := c.getFrom(kind, key, order)
+	return b, ok
+}
+
+// getFrom is get; remote reports that the remote cache served the entry
+// (which is then staged for the local cache as if it had been cooked).
+func (c *Cache) getFrom(kind cnb.CacheEntryKind, key string, order int) (b []byte, ok, remote bool) {
+	c.mu.Lock()
 	id := entryID{kind, key}
-	b, ok := c.lookupLocked(id)
+	b, ok = c.lookupLocked(id)
 	if _, staged := c.added[id]; ok && !staged {
 		if _, seen := c.used[id]; !seen {
 			c.used[id] = order
 		}
 	}
-	return b, ok
+	r := c.remote
+	c.mu.Unlock()
+	if ok || r == nil {
+		return b, ok, false
+	}
+	b, ok = r.fetch(kind, key, c.max)
+	if !ok {
+		return nil, false, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.added[id] = b
+	c.fromRemote[id] = true
+	c.used[id] = order
+	return b, true, true
 }
 
-// put stages an entry for the segment Flush writes.
+// put stages an entry for the segment Flush writes (and the remote).
 func (c *Cache) put(kind cnb.CacheEntryKind, key string, b []byte, order int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	id := entryID{kind, key}
 	c.added[id] = b
 	c.used[id] = order
+	delete(c.fromRemote, id)
 }
 
 // warn records a warning Run reports.
@@ -308,9 +341,39 @@ func (c *Cache) Flush() []string {
 			c.warnings = append(c.warnings, fmt.Sprintf("cache: %s: not written: %v", c.dir, err))
 		}
 	}
+	c.uploadLocked()
 	w := c.warnings
 	c.warnings = nil
 	return w
+}
+
+// uploadLocked sends what this cook cooked to the remote, in key order,
+// and adds the remote's one warning (if it had problems).
+func (c *Cache) uploadLocked() {
+	if c.remote == nil {
+		return
+	}
+	var ups []remoteUpload
+	for id, b := range c.added {
+		if !c.fromRemote[id] {
+			ups = append(ups, remoteUpload{id.kind, id.key, b})
+		}
+	}
+	slices.SortFunc(ups, func(a, b remoteUpload) int { return compareID(entryID{a.kind, a.key}, entryID{b.kind, b.key}) })
+	c.remote.upload(ups)
+	if w := c.remote.warning(); w != "" {
+		c.warnings = append(c.warnings, w)
+	}
+}
+
+// RemoteReport is what the remote did in this cook (nil without one).
+func (c *Cache) RemoteReport() *RemoteReport {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.remote == nil {
+		return nil
+	}
+	return c.remote.report()
 }
 
 func compareID(a, b entryID) int {

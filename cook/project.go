@@ -32,6 +32,10 @@ type Project struct {
 	Targets []string        `json:"targets,omitempty"`
 	Options *ProjectOptions `json:"options,omitempty"`
 	Scenes  []SceneSpec     `json:"scenes,omitempty"`
+	// RemoteCache is the default of `cook --remote-cache`: a shared cache
+	// URL (Bazel's HTTP cache protocol). Headers (credentials) are flags
+	// only, so they stay out of a committed file.
+	RemoteCache string `json:"remoteCache,omitempty"`
 }
 
 // ProjectOptions are the cook options a project may set; nil fields keep
@@ -94,6 +98,11 @@ func ParseProject(b []byte) (*Project, error) {
 	for i, g := range pr.Sources {
 		if err := checkGlob(g); err != nil {
 			return nil, fmt.Errorf("project: sources[%d]: %w", i, err)
+		}
+	}
+	if pr.RemoteCache != "" {
+		if _, err := OpenRemote(RemoteOptions{URL: pr.RemoteCache}); err != nil {
+			return nil, fmt.Errorf("project: remoteCache: %w", err)
 		}
 	}
 	opts := DefaultOptions()

@@ -14,6 +14,8 @@ type Report struct {
 	CacheHits    int   `json:"cacheHits"`
 	CacheMisses  int   `json:"cacheMisses"`
 	BytesWritten int64 `json:"bytesWritten"`
+	// Remote is what the remote cache did (only with one, Cache.UseRemote).
+	Remote *RemoteReport `json:"remote,omitempty"`
 	// Check lists what differs from a fresh cook (Options.Check only).
 	Check []CheckDiff `json:"check,omitempty"`
 

@@ -126,6 +126,7 @@ type jobResult struct {
 	imported []string      // mesh.Scene.Files of the source
 	deps     []string      // files read besides the source (jobDeps)
 	cached   bool          // served from Options.Cache
+	remote   bool          // ... by its remote level
 	ms       float64       // wall time of the job
 }
 
@@ -163,7 +164,7 @@ func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
 					opts.Progress(done, len(jobs), jobs[i])
 				}
 				if opts.JobDone != nil {
-					opts.JobDone(JobStatus{Job: jobs[i], Cached: results[i].cached, MS: results[i].ms, Err: results[i].err})
+					opts.JobDone(JobStatus{Job: jobs[i], Cached: results[i].cached, Remote: results[i].remote, MS: results[i].ms, Err: results[i].err})
 				}
 				mu.Unlock()
 			}

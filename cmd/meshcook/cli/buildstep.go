@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -26,6 +27,10 @@ type buildStepFlags struct {
 	stats    bool
 	root     string
 
+	remote        string   // --remote-cache URL
+	remoteHeaders []string // --remote-header Name=Value
+	remoteTimeout time.Duration
+
 	start time.Time
 }
 
@@ -37,6 +42,9 @@ func addBuildStepFlags(f *pflag.FlagSet, b *buildStepFlags) {
 	f.StringVar(&b.depfile, "depfile", "", "write a Makefile-syntax depfile: every output and each input file it read")
 	f.BoolVarP(&b.quiet, "quiet", "q", false, "no progress bar and no per-asset log lines")
 	f.BoolVar(&b.stats, "stats", false, "print a summary table: stage times, cache hits and misses, bytes written")
+	f.StringVar(&b.remote, "remote-cache", "", "shared cache under the local one, over Bazel's HTTP cache protocol (URL/ac/, URL/cas/); a failing server only costs time")
+	f.StringArrayVar(&b.remoteHeaders, "remote-header", nil, "header sent to the remote cache, as Name=Value (repeatable; e.g. Authorization=Bearer ...)")
+	f.DurationVar(&b.remoteTimeout, "remote-timeout", cook.DefaultRemoteTimeout, "bound on each remote cache request, body included")
 	f.StringVar(&b.root, "root", "", "root folder for source files named directly: their output names come from their path below it (as when the folder is cooked)")
 }
 
@@ -54,6 +62,9 @@ func (b *buildStepFlags) plan(args []string) ([]cook.Job, error) {
 func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, progress bool, stderr io.Writer) error {
 	b.start = time.Now()
 	opts.Check = b.check
+	if b.remote != "" && b.noCache {
+		return usageError("cook: --remote-cache works under the local cache: drop --no-cache")
+	}
 	if !b.noCache && !b.check {
 		max, err := parseSize(b.cacheMax)
 		if err != nil {
@@ -68,6 +79,13 @@ func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, 
 			return withCode(ExitOutput, err)
 		}
 		opts.Cache = c
+		if b.remote != "" {
+			r, err := b.openRemote()
+			if err != nil {
+				return err
+			}
+			c.UseRemote(r)
+		}
 	}
 	if b.quiet {
 		return nil
@@ -92,7 +110,10 @@ func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, 
 			return // the error line names it
 		}
 		verb := "cooked"
-		if s.Cached {
+		switch {
+		case s.Remote:
+			verb = "fetched"
+		case s.Cached:
 			verb = "cached"
 		}
 		mu.Lock()
@@ -100,6 +121,23 @@ func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, 
 		fmt.Fprintf(stderr, "%s %s (%s)\n", verb, s.Job.Name, formatMS(s.MS))
 	}
 	return nil
+}
+
+// openRemote checks --remote-header and opens the --remote-cache client.
+func (b *buildStepFlags) openRemote() (*cook.Remote, error) {
+	h := http.Header{}
+	for _, kv := range b.remoteHeaders {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usageError("cook: --remote-header %q: want Name=Value", kv)
+		}
+		h.Add(strings.TrimSpace(k), v)
+	}
+	r, err := cook.OpenRemote(cook.RemoteOptions{URL: b.remote, Header: h, Timeout: b.remoteTimeout})
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	return r, nil
 }
 
 func formatMS(ms float64) string {
@@ -165,6 +203,9 @@ func printStats(w io.Writer, rep *cook.Report, jobs int, wall time.Duration) {
 		fmt.Sprintf("outputs:       %d (%d written, %d unchanged)", len(rep.Outputs), written, len(rep.Outputs)-written),
 		fmt.Sprintf("bytes written: %d", rep.BytesWritten),
 		fmt.Sprintf("wall time:     %s", wall.Round(time.Millisecond)),
+	}
+	if r := rep.Remote; r != nil {
+		lines = append(lines, fmt.Sprintf("remote cache:  %d jobs fetched, %d entries uploaded, %d ignored", r.Jobs, r.Uploaded, r.Ignored))
 	}
 	fmt.Fprintln(w, strings.Join(lines, "\n"))
 }

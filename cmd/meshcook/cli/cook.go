@@ -171,6 +171,9 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 		return usageError("cook: %v", err)
 	}
 
+	if project != nil && !cmd.Flags().Changed("remote-cache") {
+		o.bs.remote = project.RemoteCache
+	}
 	var jobs []cook.Job
 	var err error
 	if project != nil {
