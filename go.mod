@@ -1,6 +1,6 @@
 module github.com/meshcook/meshcook
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/klauspost/compress v1.20.4
@@ -11,6 +11,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/x448/float16 v0.8.4
 	github.com/zeebo/xxh3 v1.1.0
+	golang.org/x/image v0.48.0
 	golang.org/x/term v0.44.0
 	google.golang.org/protobuf v1.36.12
 )
@@ -21,5 +22,5 @@ require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/sys v0.46.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 )
