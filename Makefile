@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build test vet lint bench bench-compare fuzz samples cook-samples clean
+.PHONY: all build test vet lint bench bench-compare bench-png fuzz samples cook-samples clean
 
 all: build test
 
@@ -20,6 +20,11 @@ lint: vet
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# inspect --png's target: a 1.4M-triangle mesh (the corpus bunny
+# subdivided) drawn as three 1024² panels on one core; needs ../shared.
+bench-png:
+	$(GO) test -run '^$$' -bench RenderLarge -benchtime 5x -count 5 -cpu 1 ./internal/preview
 
 # Side-by-side with meshoptimizer (npm, WASM); needs node and ../shared/corpus.
 bench-compare:

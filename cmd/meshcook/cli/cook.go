@@ -28,6 +28,7 @@ type cookOptions struct {
 	progress bool
 	ceiling  string
 	strict   bool
+	pngDir   string
 	bs       buildStepFlags // cache, check, depfile, logs, stats
 }
 
@@ -90,6 +91,9 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 			if o.out == "" {
 				return usageError("cook: -o DIR is required")
 			}
+			if o.pngDir != "" && o.bs.check {
+				return usageError("cook: --png-dir draws written outputs; --check writes none")
+			}
 			return runCook(cmd, args, o, stdout, stderr)
 		},
 	}
@@ -106,6 +110,7 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 	f.BoolVar(&o.progress, "progress", true, "show a progress bar when stderr is a terminal")
 	f.StringVar(&o.ceiling, "blob-ceiling", o.ceiling, "cnb: largest payload section per blob before a new blob starts (bytes, or with KiB/MiB/GiB)")
 	f.BoolVar(&o.strict, "strict-paths", false, "refuse a source, or a file it refers to, that a symbolic link leads out of its folder (for untrusted uploads; links are followed by default)")
+	f.StringVar(&o.pngDir, "png-dir", "", "also draw each cooked .hmesh/.msh7 into DIR/<name>.png (inspect --png's default picture)")
 	addBuildStepFlags(f, &o.bs)
 	return cmd
 }
@@ -216,6 +221,11 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 		}
 		fmt.Fprintf(stdout, "cooked %d of %d sources: %d outputs (%d changed) in %s\n",
 			len(rep.Meshes), len(jobs), len(rep.Outputs), changed, o.out)
+	}
+	if o.pngDir != "" {
+		if err := writePreviews(cmd.Context(), rep, o.pngDir, stderr); err != nil {
+			return err
+		}
 	}
 	bsErr := o.bs.finish(rep, jobs, o.json, stdout, stderr)
 	// Each failure was printed above on one line; a summary only adds

@@ -13,6 +13,7 @@ import (
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/hmesh"
 	"github.com/meshcook/meshcook/internal/geomerr"
+	"github.com/meshcook/meshcook/internal/preview"
 )
 
 // hmeshSummary is `inspect --json` for a .hmesh.
@@ -63,6 +64,7 @@ type hmatSummary struct {
 
 func newInspectCmd(stdout io.Writer) *cobra.Command {
 	var asJSON, dump bool
+	pf := pngFlags{yaw: preview.DefaultYaw, pitch: preview.DefaultPitch, size: preview.DefaultSize}
 	cmd := &cobra.Command{
 		Use:   "inspect FILE",
 		Short: "Summarise what a cooked file holds",
@@ -74,24 +76,57 @@ measured from the file: the sampled symmetric Hausdorff distance between
 LOD0 and the level, relative to the mesh's bounding-box diagonal.
 A skinned .hmesh shows its skeleton (joint count, root joints); a .hmat
 every texture ref; a .hanim each clip's name, duration and channels; a
-.ktx2 its format (sRGB or UNORM), size and mip levels.`,
+.ktx2 its format (sRGB or UNORM), size and mip levels.
+
+--png OUT.png draws a picture instead (docs/preview.md) of a .hmesh, a
+.msh7, a mesh payload (.payload, .skmv), a mesh resource of a .cnb world
+(name blob 0 with --resource NAME as world-lock.json names it; without it,
+a contact sheet of every mesh) or a mesh pack entry (--entry NAME; without
+it, a contact sheet of every entry). The default picture has one --size
+square panel each for LOD0 shaded (back faces tinted red), LOD0 with each
+meshlet in its own colour, and each LOD level labelled with its triangle
+count and measured error, seen from a 3/4 view framed on the mesh
+(--yaw/--pitch in degrees). --view draws one panel set instead: shaded,
+meshlets, lods (LOD0 and every level), normals (as RGB), uv (red/green on
+a checkerboard) or cones (meshlets the cone test culls from this view
+drawn dark grey). A skinned .hmesh is drawn in bind pose; --clip NAME
+(or #N, the N-th clip) --time T poses it with that clip of the .hanim
+beside it. The same file and flags always give the same PNG bytes.`,
 		Example: `  meshcook inspect out/models/chair.hmesh
   meshcook inspect out/models/chair.hmat --json
   meshcook inspect out/box.hmesh --dump > box.golden.txt
   meshcook inspect out/Fox.hanim
-  meshcook inspect out/Fox/image_0.ktx2 --json`,
+  meshcook inspect out/Fox/image_0.ktx2 --json
+
+  # pictures: LODs and meshlets side by side, or one view from behind
+  meshcook inspect out/models/chair.hmesh --png chair.png
+  meshcook inspect out/models/chair.hmesh --png cones.png --view cones --yaw 215 --size 512
+  meshcook inspect out/Fox.hmesh --png fox.png --clip Run --time 0.4
+  meshcook inspect out/world/data/0 --png hills.png --resource terrain/hills.heightfield/0
+  meshcook inspect out/buildings.smpk --png sheet.png --size 192`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("inspect: name exactly one file")
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pf.out != "" {
+				pf.timeSet = cmd.Flags().Changed("time")
+				if asJSON || dump {
+					return usageError("inspect: --png writes a picture; drop --json/--dump")
+				}
+				return runInspectPNG(cmd.Context(), args[0], pf)
+			}
+			if err := pngOnlyFlags(cmd); err != nil {
+				return err
+			}
 			return runInspect(stdout, args[0], asJSON, dump)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	cmd.Flags().BoolVar(&dump, "dump", false, "print every field as stable text")
+	addPNGFlags(cmd, &pf)
 	return cmd
 }
 
@@ -198,13 +233,18 @@ func summarizeLODs(f *hmesh.File) []lodSummary {
 			lvl := f.LodIndices[row.FirstIndex : row.FirstIndex+row.IndexCount]
 			out[l].Triangles += len(lvl) / 3
 			if diag > 0 {
-				e := geomerr.Hausdorff(pos, lod0, pos, lvl, lodErrorSamples) / diag
-				out[l].Error = math.Max(out[l].Error, e)
+				out[l].Error = math.Max(out[l].Error, lodError(pos, lod0, lvl, diag))
 			}
 			prev = lvl
 		}
 	}
 	return out
+}
+
+// lodError is a reduced level's error: the sampled symmetric Hausdorff
+// distance between lod0 and lvl (triangle lists over pos), divided by diag.
+func lodError(pos [][3]float32, lod0, lvl []uint32, diag float64) float64 {
+	return geomerr.Hausdorff(pos, lod0, pos, lvl, lodErrorSamples) / diag
 }
 
 func printHMesh(w io.Writer, s hmeshSummary) {
