@@ -342,8 +342,8 @@ func Sheet(ctx context.Context, entries []Entry, o Options) (*image.RGBA, error)
 
 // EncodePNG writes img as a PNG with fixed settings, so the bytes depend
 // only on the pixels (and the Go release's image/png). BestSpeed: on a
-// 3-Mpixel picture it encodes in a quarter of the time of the default
-// level for files about a fifth larger.
+// 3-Mpixel picture it took half the time of the default level (an eighth
+// of BestCompression's) for a file a fifth larger than the default's.
 func EncodePNG(w io.Writer, img image.Image) error {
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(w, img); err != nil {
