@@ -108,6 +108,15 @@
 // past their parent or the file, corrupt or mis-sized zlib arrays, ASCII
 // syntax errors, polygon vertex indices out of range, non-finite positions
 // ("mesh contains non-finite vertex data"), and anything over the Options
-// limits. Not imported (ignored or warned): animation, blend shapes, lights,
-// cameras, NURBS and line geometry, UV and color sets after the first.
+// limits. Not imported (ignored or warned): animation of nodes that are
+// not skin joints and of properties other than Lcl Translation, Rotation
+// and Scaling, blend shapes, lights, cameras, NURBS and line geometry, UV
+// and color sets after the first.
+//
+// # Animation
+//
+// Every AnimationStack (FBX 6.1: every Take) becomes one mesh.Animation
+// with linear translation, quaternion and scale channels for the skin
+// joints it moves, sampled from the full node transform within
+// Options.AnimTolerance (see anim.go; curve.go evaluates the keys).
 package fbx

@@ -141,8 +141,14 @@ func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, err
 		}
 	}
 	var perm []int
-	out.Skeleton, perm = s.skeleton(sb, conv)
+	var bones []*object
+	out.Skeleton, perm, bones = s.skeleton(sb, conv)
 	remapJoints(out.Submeshes, insts, perm)
+	anims, err := s.animations(bones, conv)
+	if err != nil {
+		return nil, nil, err
+	}
+	out.Animations = anims
 	out.Warnings = s.warnings()
 	return out, insts, nil
 }

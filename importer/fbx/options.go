@@ -1,5 +1,7 @@
 package fbx
 
+import "math"
+
 // Options controls parsing limits and the scene conversion. The zero value
 // is the default: every limit at its default, the scene converted to
 // meshcook's space with node transforms baked, hidden models skipped.
@@ -32,7 +34,15 @@ type Options struct {
 	Scale float64
 	// IncludeHidden imports models whose Visibility is 0 or Show false.
 	IncludeHidden bool
+	// AnimTolerance is the largest error of the linear keys animation is
+	// sampled into, per component, in output units (metres, unit
+	// quaternion, scale factor); 0 means DefaultAnimTolerance.
+	AnimTolerance float64
 }
+
+// DefaultAnimTolerance is 1e-4, the tolerance the cook resamples glTF
+// CUBICSPLINE channels with (formats/hanim DefaultTolerance).
+const DefaultAnimTolerance = 1e-4
 
 const (
 	defaultMaxDepth           = 64
@@ -65,6 +75,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Scale == 0 {
 		o.Scale = 1
+	}
+	if !(o.AnimTolerance > 0) || math.IsInf(o.AnimTolerance, 0) {
+		o.AnimTolerance = DefaultAnimTolerance
 	}
 	return o
 }

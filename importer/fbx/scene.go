@@ -27,6 +27,10 @@ type object struct {
 	children []*object          // OO connections where this is the parent, in order
 	propKids map[string]*object // OP connections: property name → first source
 	parent   *object            // for Models: the parent Model (nil at the root)
+	// animTarget and animProp: for an AnimationCurveNode, the object and
+	// property it drives (its first OP connection).
+	animTarget *object
+	animProp   string
 
 	worldM      mesh.Mat4
 	worldDone   bool
@@ -41,8 +45,10 @@ type scene struct {
 	root     *object
 	settings map[string]*Node
 	warns    map[string]int
-	// earBudget is what is left of earClipBudget.
-	earBudget int
+	// earBudget is what is left of earClipBudget, animBudget of
+	// maxAnimKeys.
+	earBudget  int
+	animBudget int
 }
 
 func (s *scene) warnf(format string, args ...any) {
@@ -105,7 +111,7 @@ func splitName(s string) string {
 }
 
 func newScene(doc *Document, opts Options) *scene {
-	s := &scene{doc: doc, opts: opts, byKey: map[string]*object{}, warns: map[string]int{}, earBudget: earClipBudget}
+	s := &scene{doc: doc, opts: opts, byKey: map[string]*object{}, warns: map[string]int{}, earBudget: earClipBudget, animBudget: maxAnimKeys}
 	s.root = &object{class: "Model", name: "RootNode"}
 	s.byKey["#0"] = s.root
 	s.byKey["Model::Scene"] = s.root
@@ -313,6 +319,9 @@ func (s *scene) connect() {
 			}
 		case "OP":
 			prop := c.str(3)
+			if child.class == "AnimationCurveNode" && child.animTarget == nil {
+				child.animTarget, child.animProp = parent, prop
+			}
 			if parent.propKids == nil {
 				parent.propKids = map[string]*object{}
 			}

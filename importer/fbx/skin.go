@@ -366,9 +366,9 @@ func orderJoints(sb *skeletonBuilder) (perm, parents []int, loops int) {
 
 // skeleton assembles the joints gathered by skin and rigidSkin in the
 // order orderJoints gives; perm maps gathered indices to it.
-func (s *scene) skeleton(sb *skeletonBuilder, conv mesh.Mat4) (*mesh.Skeleton, []int) {
+func (s *scene) skeleton(sb *skeletonBuilder, conv mesh.Mat4) (*mesh.Skeleton, []int, []*object) {
 	if len(sb.bones) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	perm, parents, loops := orderJoints(sb)
 	if loops > 0 {
@@ -405,7 +405,7 @@ func (s *scene) skeleton(sb *skeletonBuilder, conv mesh.Mat4) (*mesh.Skeleton, [
 		}
 		sk.Joints[i] = j
 	}
-	return sk, perm
+	return sk, perm, bones
 }
 
 // unboundJoint marks, until remapJoints, the influence of a control point

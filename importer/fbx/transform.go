@@ -103,7 +103,13 @@ func matrix16(v []float64) (mesh.Mat4, bool) {
 // quaternion (xyzw) and scale; a mirroring transform gets a negative X
 // scale.
 func decompose(m mesh.Mat4) (t mesh.Vec3, q mesh.Vec4, s mesh.Vec3) {
-	t = mesh.Vec3{float32(m[12]), float32(m[13]), float32(m[14])}
+	t64, q64, s64 := decompose64(m)
+	return f32v(t64), mesh.Vec4{float32(q64[0]), float32(q64[1]), float32(q64[2]), float32(q64[3])}, f32v(s64)
+}
+
+// decompose64 is decompose in float64.
+func decompose64(m mesh.Mat4) (t [3]float64, q [4]float64, s [3]float64) {
+	t = [3]float64{m[12], m[13], m[14]}
 	var cols [3][3]float64
 	var sc [3]float64
 	for c := 0; c < 3; c++ {
@@ -120,7 +126,7 @@ func decompose(m mesh.Mat4) (t mesh.Vec3, q mesh.Vec4, s mesh.Vec3) {
 			}
 		}
 	}
-	s = mesh.Vec3{float32(sc[0]), float32(sc[1]), float32(sc[2])}
+	s = sc
 	// Rotation matrix element (row r, column c) = cols[c][r].
 	m00, m11, m22 := cols[0][0], cols[1][1], cols[2][2]
 	var x, y, z, w float64
@@ -152,17 +158,22 @@ func decompose(m mesh.Mat4) (t mesh.Vec3, q mesh.Vec4, s mesh.Vec3) {
 	}
 	n := math.Sqrt(x*x + y*y + z*z + w*w)
 	if n == 0 || math.IsNaN(n) {
-		return t, mesh.Vec4{0, 0, 0, 1}, s
+		return t, [4]float64{0, 0, 0, 1}, s
 	}
 	if w < 0 { // canonical sign
 		n = -n
 	}
-	return t, mesh.Vec4{float32(x / n), float32(y / n), float32(z / n), float32(w / n)}, s
+	return t, [4]float64{x / n, y / n, z / n, w / n}, s
 }
 
 // localTransform evaluates the pivot chain for one Model.
 func (s *scene) localTransform(o *object) mesh.Mat4 {
-	vec := func(name string, def float64) [3]float64 { return s.propVec3(o, name, [3]float64{def, def, def}) }
+	return s.localTransformWith(o, func(name string, def float64) [3]float64 { return s.propVec3(o, name, [3]float64{def, def, def}) })
+}
+
+// localTransformWith evaluates the pivot chain with vec giving each
+// vector property (def for every axis when absent).
+func (s *scene) localTransformWith(o *object, vec func(name string, def float64) [3]float64) mesh.Mat4 {
 	order := s.propInt(o, "RotationOrder", 0)
 	rp, sp := vec("RotationPivot", 0), vec("ScalingPivot", 0)
 	m := translate(vec("Lcl Translation", 0))
