@@ -56,6 +56,9 @@ func runJob(ctx context.Context, job Job, opts Options, order int) jobResult {
 			storeJob(job, opts, order, base, &res)
 		}
 	}
+	if res.err == nil && opts.Strict && len(res.drops) > 0 {
+		res = jobResult{err: strictError(job, res.drops), warnings: res.warnings, drops: res.drops, stageMS: res.stageMS}
+	}
 	if res.err == nil {
 		w := time.Now()
 		for _, f := range res.files {
@@ -363,3 +366,13 @@ func depEscape(p string) string {
 }
 
 func xxh3Hex(b []byte) string { return fmt.Sprintf("%016x", xxh3.Hash(b)) }
+
+// strictError is the input error Options.Strict makes of a job whose
+// source has data its outputs would not carry.
+func strictError(job Job, drops []DropReport) error {
+	parts := make([]string, len(drops))
+	for i, d := range drops {
+		parts[i] = fmt.Sprintf("%d %s", d.Count, d.What)
+	}
+	return &InputError{Path: job.Source, Err: fmt.Errorf("--strict: would drop %s", strings.Join(parts, "; "))}
+}

@@ -102,7 +102,7 @@ func optionsKey(w *keyWriter, o Options) {
 }
 
 // unkeyed lists the Options fields that never change a job's bytes.
-var unkeyed = []string{"OutDir", "Jobs", "Progress", "Cache", "Check", "JobDone"}
+var unkeyed = []string{"OutDir", "Jobs", "Progress", "Cache", "Check", "JobDone", "Strict"}
 
 // keyValue appends one value canonically.
 func keyValue(w *keyWriter, v reflect.Value) {
@@ -267,6 +267,7 @@ type record struct {
 	Files    []recordFile `json:"files"`
 	Mesh     *MeshReport  `json:"mesh"`
 	Warnings []string     `json:"warnings"`
+	Drops    []DropReport `json:"drops"`
 	CNB      []recordCNB  `json:"cnb"`
 }
 
@@ -293,7 +294,7 @@ type recordCNB struct {
 // byte strings. It fails only when the report holds a value JSON cannot
 // carry (a NaN), and then the job is simply not cached.
 func encodeRecord(r *jobResult) ([]byte, error) {
-	rec := record{Mesh: r.mesh, Warnings: r.warnings}
+	rec := record{Mesh: r.mesh, Warnings: r.warnings, Drops: r.drops}
 	var blobs [][]byte
 	for _, f := range r.files {
 		rec.Files = append(rec.Files, recordFile{Name: f.name, Kind: f.kind, Len: len(f.data)})
@@ -355,7 +356,7 @@ func decodeRecord(b []byte) (*jobResult, error) {
 		rest = rest[l:]
 		return out, nil
 	}
-	res := &jobResult{mesh: rec.Mesh, warnings: rec.Warnings}
+	res := &jobResult{mesh: rec.Mesh, warnings: rec.Warnings, drops: rec.Drops}
 	for _, f := range rec.Files {
 		data, err := take(f.Len)
 		if err != nil || data == nil {

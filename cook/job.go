@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 
 	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/meshlet"
@@ -44,19 +45,40 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	for _, w := range scene.Warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: %s", job.Source, w))
 	}
+	res.drops = dropReports(job, scene.Drops)
 	res.imported = scene.Files
 	if err := ctx.Err(); err != nil {
 		return jobResult{err: err}
 	}
-
+	// Draw merging (mesh.MergeDraws) is for the .hmesh and .msh7 targets;
+	// a .cnb world keeps one mesh payload per primitive (spec §3 names
+	// them per primitive), so it cooks an unmerged copy when both are asked.
+	draws := len(scene.Submeshes)
+	targets := opts.targets()
+	wantFlat := slices.Contains(targets, TargetCNB)
+	wantMerged := !opts.KeepNodes && slices.ContainsFunc(targets, func(t string) bool { return t != TargetCNB })
+	var flat *mesh.Scene
+	if wantFlat && wantMerged {
+		flat = scene.Clone()
+	}
+	if wantMerged {
+		mesh.MergeDraws(scene)
+	}
 	c, err := process(ctx, job, scene, opts, sw)
 	if err != nil {
-		return jobResult{err: err, warnings: res.warnings}
+		return jobResult{err: err, warnings: res.warnings, drops: res.drops}
+	}
+	c.report.DrawsBefore, c.report.Draws = draws, len(scene.Submeshes)
+	cFlat := c
+	if flat != nil {
+		if cFlat, err = process(ctx, job, flat, opts, sw); err != nil {
+			return jobResult{err: err, warnings: res.warnings, drops: res.drops}
+		}
 	}
 
 	sw.Begin(StagePack)
 	var files []outputFile
-	for _, t := range opts.targets() {
+	for _, t := range targets {
 		var out []outputFile
 		var err error
 		switch t {
@@ -71,7 +93,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 			out, err = packMSH7(job, c, opts)
 		case TargetCNB:
 			var warnings []string
-			res.cnb, warnings, err = cnbResources(job, c, opts)
+			res.cnb, warnings, err = cnbResources(job, cFlat, opts)
 			res.warnings = append(res.warnings, warnings...)
 		}
 		if err != nil {
@@ -91,6 +113,21 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	res.files = files // runJob commits them (StageWrite)
 	res.mesh = &c.report
 	return res
+}
+
+// dropReports names each of the scene's drops by its file: the job's
+// source (relative, as the report shows it), or the referenced file the
+// importer named, relative to the source's folder.
+func dropReports(job Job, drops []mesh.Drop) []DropReport {
+	var out []DropReport
+	for _, d := range drops {
+		src := job.Rel
+		if d.Source != "" {
+			src = path.Join(path.Dir(job.Rel), d.Source)
+		}
+		out = append(out, DropReport{Source: src, What: d.What, Count: d.Count})
+	}
+	return out
 }
 
 // importError marks an importer error: importers already name the file, so

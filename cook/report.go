@@ -8,6 +8,10 @@ type Report struct {
 	Meshes   []MeshReport   `json:"meshes"`
 	Warnings []string       `json:"warnings"`
 	Errors   []string       `json:"errors"`
+	// Dropped lists what sources have that the outputs do not carry, one
+	// entry per source and kind, in job order (also in Warnings as text).
+	// Options.Strict turns any entry into an input error of its job.
+	Dropped []DropReport `json:"dropped"`
 	// CacheHits and CacheMisses count jobs served from the cache and
 	// cooked (both 0 without a cache); BytesWritten sums the outputs this
 	// cook wrote (unchanged outputs are not rewritten).
@@ -47,11 +51,16 @@ type StageReport struct {
 
 // MeshReport summarises one cooked mesh.
 type MeshReport struct {
-	Name              string  `json:"name"`
-	Source            string  `json:"source"`
-	Vertices          int     `json:"vertices"`
-	Triangles         int     `json:"triangles"`
-	Submeshes         int     `json:"submeshes"`
+	Name      string `json:"name"`
+	Source    string `json:"source"`
+	Vertices  int    `json:"vertices"`
+	Triangles int    `json:"triangles"`
+	Submeshes int    `json:"submeshes"`
+	// DrawsBefore is the source's submesh count (one per primitive
+	// instance) and Draws the cooked one, after draw merging
+	// (mesh.MergeDraws; equal with Options.KeepNodes).
+	DrawsBefore       int     `json:"drawsBefore"`
+	Draws             int     `json:"draws"`
 	Meshlets          int     `json:"meshlets"`
 	AvgMeshletTris    float64 `json:"avgMeshletTris"`
 	AvgMeshletVerts   float64 `json:"avgMeshletVerts"`
@@ -65,6 +74,13 @@ type MeshReport struct {
 	Textures int `json:"textures"`
 	// Lods has one entry per reduced level (LOD1 first).
 	Lods []LodReport `json:"lods"`
+}
+
+// DropReport is one kind of data a source has that the cook did not carry.
+type DropReport struct {
+	Source string `json:"source"` // the source (or the file it references), relative
+	What   string `json:"what"`
+	Count  int    `json:"count"`
 }
 
 // LodReport is one reduced level over all submeshes.

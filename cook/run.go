@@ -48,6 +48,12 @@ type Options struct {
 	// JobDone, when set, is called after each job (from one goroutine at a
 	// time), after Progress.
 	JobDone func(JobStatus)
+	// KeepNodes keeps one submesh per source primitive instance instead of
+	// merging submeshes that draw alike (mesh.MergeDraws, the default).
+	KeepNodes bool
+	// Strict makes a job whose source has data the outputs do not carry
+	// (Report.Dropped) fail as bad input: nothing of it is written.
+	Strict bool
 	// StrictPaths refuses a source, or a file a source refers to, whose
 	// real path leaves its folder through a symbolic link
 	// (internal/srcpath); by default links are followed.
@@ -119,6 +125,7 @@ type jobResult struct {
 	outputs  []OutputReport
 	mesh     *MeshReport
 	warnings []string
+	drops    []DropReport // what the source had that the outputs do not carry
 	err      error
 	stageMS  map[string]float64
 	cnb      []cnbResource // this job's world resources (TargetCNB)
@@ -185,13 +192,14 @@ feed:
 	}
 
 	// Join in job order so the report is deterministic.
-	rep := &Report{Outputs: []OutputReport{}, Meshes: []MeshReport{}, Warnings: []string{}, Errors: []string{}}
+	rep := &Report{Outputs: []OutputReport{}, Meshes: []MeshReport{}, Warnings: []string{}, Errors: []string{}, Dropped: []DropReport{}}
 	stageMS := map[string]float64{}
 	for _, r := range results {
 		for k, v := range r.stageMS {
 			stageMS[k] += v
 		}
 		rep.Warnings = append(rep.Warnings, r.warnings...)
+		rep.Dropped = append(rep.Dropped, r.drops...)
 		if r.err != nil {
 			rep.Errors = append(rep.Errors, r.err.Error())
 			var oe *OutputError

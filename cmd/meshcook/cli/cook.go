@@ -29,6 +29,8 @@ type cookOptions struct {
 	ceiling  string
 	strict   bool
 	pngDir   string
+	keep     bool           // --keep-nodes
+	noDrops  bool           // --strict
 	bs       buildStepFlags // cache, check, depfile, logs, stats
 }
 
@@ -54,6 +56,14 @@ not rewritten. A source that fails writes nothing and is reported; the other
 sources still cook. Exit 3 when any source was bad, 4 when an output could
 not be written, 1 on an internal error (an output that fails its own
 validator: "internal error, please report", naming the source).
+
+Submeshes that draw alike (same material, same vertex streams, same
+skinning, no morph targets) are merged into one draw after node transforms
+are baked, in first-use order (--keep-nodes keeps one per primitive; .cnb
+worlds always keep one mesh per primitive); the report gives the draws
+before and after. Whatever a source has that the outputs do not carry is a
+warning and an entry of the JSON report's "dropped" list ({source, what,
+count}); --strict refuses such sources (exit 3).
 
 --target cnb cooks every source into one world: DIR/data/0, 1, … (.cnb
 blobs of at most --blob-ceiling payload bytes each, unless one payload is
@@ -111,6 +121,8 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 	f.StringVar(&o.ceiling, "blob-ceiling", o.ceiling, "cnb: largest payload section per blob before a new blob starts (bytes, or with KiB/MiB/GiB)")
 	f.BoolVar(&o.strict, "strict-paths", false, "refuse a source, or a file it refers to, that a symbolic link leads out of its folder (for untrusted uploads; links are followed by default)")
 	f.StringVar(&o.pngDir, "png-dir", "", "also draw each cooked .hmesh/.msh7 into DIR/<name>.png (inspect --png's default picture)")
+	f.BoolVar(&o.keep, "keep-nodes", false, "keep one submesh (draw) per source primitive instead of merging submeshes with the same material and vertex streams")
+	f.BoolVar(&o.noDrops, "strict", false, "refuse (exit 3, nothing written) a source with data the outputs would not carry (the report's \"dropped\" list)")
 	addBuildStepFlags(f, &o.bs)
 	return cmd
 }
@@ -172,6 +184,8 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	if set("strict-paths") {
 		opts.StrictPaths = o.strict
 	}
+	opts.KeepNodes = o.keep
+	opts.Strict = o.noDrops
 	if err := opts.Validate(); err != nil {
 		return usageError("cook: %v", err)
 	}
@@ -219,8 +233,12 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 				changed++
 			}
 		}
-		fmt.Fprintf(stdout, "cooked %d of %d sources: %d outputs (%d changed) in %s\n",
-			len(rep.Meshes), len(jobs), len(rep.Outputs), changed, o.out)
+		before, after := 0, 0
+		for _, m := range rep.Meshes {
+			before, after = before+m.DrawsBefore, after+m.Draws
+		}
+		fmt.Fprintf(stdout, "cooked %d of %d sources: %d outputs (%d changed) in %s; %d draws (%d before merging)\n",
+			len(rep.Meshes), len(jobs), len(rep.Outputs), changed, o.out, after, before)
 	}
 	if o.pngDir != "" {
 		if err := writePreviews(cmd.Context(), rep, o.pngDir, stderr); err != nil {

@@ -70,8 +70,8 @@ func TestCookChairMaterialRefs(t *testing.T) {
 	if !reflect.DeepEqual(f.Materials, want) {
 		t.Errorf("MTRL = %x, want %x", f.Materials, want)
 	}
-	if len(f.Submeshes) != 5 { // seat + four legs
-		t.Fatalf("%d submeshes, want 5", len(f.Submeshes))
+	if len(f.Submeshes) != 2 { // the seat, and the four legs merged into one draw
+		t.Fatalf("%d submeshes, want 2", len(f.Submeshes))
 	}
 	if f.Submeshes[0].MaterialSlot != 0 || f.Submeshes[1].MaterialSlot != 1 {
 		t.Errorf("slots %d, %d; want 0, 1", f.Submeshes[0].MaterialSlot, f.Submeshes[1].MaterialSlot)
@@ -86,10 +86,11 @@ func TestCookChairMaterialRefs(t *testing.T) {
 }
 
 // The mirrored leg (negative x scale) keeps its triangles facing outwards:
-// every triangle of the chair's legs faces away from the leg's centre.
+// every triangle of the chair's legs faces away from the leg's centre
+// (--keep-nodes: one submesh per leg, so each submesh's centre is its leg's).
 func TestCookMirroredNodeKeepsOutwardWinding(t *testing.T) {
 	out := t.TempDir()
-	if code, _, stderr := run(t, "cook", filepath.Join(samplesDir(t), "models", "chair.glb"), "-o", out); code != ExitOK {
+	if code, _, stderr := run(t, "cook", filepath.Join(samplesDir(t), "models", "chair.glb"), "-o", out, "--keep-nodes"); code != ExitOK {
 		t.Fatalf("cook: %s", stderr)
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "chair.hmesh"))
@@ -147,10 +148,10 @@ func TestCookJSONFieldNames(t *testing.T) {
 		got  []string
 		want []string
 	}{
-		{"top level", top, []string{"bytesWritten", "cacheHits", "cacheMisses", "errors", "meshes", "outputs", "stages", "warnings"}},
+		{"top level", top, []string{"bytesWritten", "cacheHits", "cacheMisses", "dropped", "errors", "meshes", "outputs", "stages", "warnings"}},
 		{"outputs", keys(rep["outputs"]), []string{"bytes", "changed", "inputs", "kind", "name", "path", "xxh3"}},
 		{"stages", keys(rep["stages"]), []string{"ms", "name"}},
-		{"meshes", keys(rep["meshes"]), []string{"avgMeshletTris", "avgMeshletVerts", "clips", "degenerateDropped", "generatedNormals", "generatedTangents", "joints", "lods", "meshlets", "name", "source", "submeshes", "textures", "triangles", "vertices"}},
+		{"meshes", keys(rep["meshes"]), []string{"avgMeshletTris", "avgMeshletVerts", "clips", "degenerateDropped", "draws", "drawsBefore", "generatedNormals", "generatedTangents", "joints", "lods", "meshlets", "name", "source", "submeshes", "textures", "triangles", "vertices"}},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {
