@@ -24,7 +24,7 @@ bench:
 # inspect --png's target: a 1.4M-triangle mesh (the corpus bunny
 # subdivided) drawn as three 1024² panels on one core; needs ../shared.
 bench-png:
-	$(GO) test -run '^$$' -bench RenderLarge -benchtime 5x -count 5 -cpu 1 ./internal/preview
+	$(GO) test -run '^$$' -bench RenderLarge -benchtime 9x -cpu 1 ./internal/preview
 
 # Side-by-side with meshoptimizer (npm, WASM); needs node and ../shared/corpus.
 bench-compare:

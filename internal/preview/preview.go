@@ -16,10 +16,10 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"runtime"
 	"strings"
 	"sync"
 
+	"github.com/meshcook/meshcook/internal/par"
 	"github.com/meshcook/meshcook/internal/render"
 )
 
@@ -364,30 +364,11 @@ type cell struct {
 // order.
 func drawCells(ctx context.Context, img *image.RGBA, cells []cell, size int) error {
 	fillRect(img, img.Bounds(), Background)
-	workers := min(runtime.GOMAXPROCS(0), len(cells))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if c := cells[i]; c.d != nil {
-					c.d.panel(img, c.p, c.x, c.y)
-				}
-			}
-		}()
-	}
-feed:
-	for i := range cells {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	par.Each(len(cells), func(i int) {
+		if c := cells[i]; c.d != nil && ctx.Err() == nil {
+			c.d.panel(img, c.p, c.x, c.y)
 		}
-	}
-	close(next)
-	wg.Wait()
+	})
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("preview: %w", err)
 	}

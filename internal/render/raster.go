@@ -56,10 +56,12 @@ func (b *Buffer) Covered() int {
 }
 
 // screenVertex is a projected vertex: fixed-point screen position and
-// inverse depth; q == 0 marks a vertex that cannot be drawn.
+// inverse depth; q == 0 marks a vertex that cannot be drawn. Kept to 12
+// bytes: a large mesh's triangles fetch their vertices from all over the
+// array, so the rasterizer is bound by cache misses.
 type screenVertex struct {
-	x, y int64
-	q    float64
+	x, y int32
+	q    float32
 }
 
 // Projected holds a camera's projection of every vertex of a mesh, so
@@ -81,7 +83,7 @@ func Project(cam *Camera, positions [][3]float32) *Projected {
 		if !(math.Abs(fx) < guard && math.Abs(fy) < guard) {
 			continue
 		}
-		p.v[i] = screenVertex{x: int64(fx), y: int64(fy), q: 1 / depth}
+		p.v[i] = screenVertex{x: int32(fx), y: int32(fy), q: float32(1 / depth)}
 	}
 	return p
 }
@@ -99,10 +101,11 @@ func (b *Buffer) Draw(p *Projected, indices []uint32, idBase uint32) {
 		if i0 >= n || i1 >= n || i2 >= n {
 			continue
 		}
-		v0, v1, v2 := p.v[i0], p.v[i1], p.v[i2]
-		if v0.q == 0 || v1.q == 0 || v2.q == 0 {
+		s0, s1, s2 := p.v[i0], p.v[i1], p.v[i2]
+		if s0.q == 0 || s1.q == 0 || s2.q == 0 {
 			continue
 		}
+		v0, v1, v2 := wide(s0), wide(s1), wide(s2)
 		area := (v1.x-v0.x)*(v2.y-v0.y) - (v1.y-v0.y)*(v2.x-v0.x)
 		if area == 0 {
 			continue
@@ -124,15 +127,23 @@ func (b *Buffer) Draw(p *Projected, indices []uint32, idBase uint32) {
 	}
 }
 
+// wideVertex is a screenVertex widened for exact edge arithmetic.
+type wideVertex struct {
+	x, y int64
+	q    float64
+}
+
+func wide(v screenVertex) wideVertex { return wideVertex{int64(v.x), int64(v.y), float64(v.q)} }
+
 // fill covers the pixels of one positively oriented triangle inside the
 // given pixel box.
-func (b *Buffer) fill(v0, v1, v2 screenVertex, area, minX, maxX, minY, maxY int64, id uint32) {
+func (b *Buffer) fill(v0, v1, v2 wideVertex, area, minX, maxX, minY, maxY int64, id uint32) {
 	// Edge functions at the first pixel centre; e0 is the edge opposite v0
 	// (v1→v2), and so on. Each is twice the signed area of the sub-triangle
 	// and is >= 0 inside. Edges that are not top or left edges exclude
 	// their own pixels (bias 1), so a shared edge covers each centre once.
 	px, py := minX<<SubpixelBits+one/2, minY<<SubpixelBits+one/2
-	edge := func(a, c screenVertex) (e, bias, dx, dy int64) {
+	edge := func(a, c wideVertex) (e, bias, dx, dy int64) {
 		ex, ey := c.x-a.x, c.y-a.y
 		e = ex*(py-a.y) - ey*(px-a.x)
 		if !(ey < 0 || (ey == 0 && ex > 0)) {

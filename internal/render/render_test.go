@@ -75,7 +75,7 @@ func TestSharedEdgeCoversEachPixelOnce(t *testing.T) {
 func fanIsStar(p *Projected, tris []uint32) bool {
 	sign := 0
 	for t := 0; t < len(tris); t += 3 {
-		a, b, c := p.v[tris[t]], p.v[tris[t+1]], p.v[tris[t+2]]
+		a, b, c := wide(p.v[tris[t]]), wide(p.v[tris[t+1]]), wide(p.v[tris[t+2]])
 		area := (b.x-a.x)*(c.y-a.y) - (b.y-a.y)*(c.x-a.x)
 		s := 1
 		if area < 0 {
@@ -211,6 +211,14 @@ func TestLightAndLabel(t *testing.T) {
 	assert.Equal(t, front, back)
 	assert.Greater(t, front, side)
 	assert.GreaterOrEqual(t, side, float64(Ambient))
+	// LightFace is Light of the face normal, on the side the eye sees.
+	a, b, c := [3]float32{0, 0, 0}, [3]float32{1, 0, 0.2}, [3]float32{0, 1, -0.3}
+	k, isBack := cam.LightFace(l, a, b, c)
+	assert.InDelta(t, Light(l, FaceNormal(a, b, c), toward), k, 1e-12)
+	assert.False(t, isBack)
+	k2, isBack := cam.LightFace(l, a, c, b)
+	assert.InDelta(t, k, k2, 1e-12)
+	assert.True(t, isBack)
 	img := image.NewRGBA(image.Rect(0, 0, 64, 20))
 	white := color.RGBA{255, 255, 255, 255}
 	Label(img, 2, 2, "LOD1", white, color.RGBA{})

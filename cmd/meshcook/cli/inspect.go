@@ -130,14 +130,23 @@ beside it. The same file and flags always give the same PNG bytes.`,
 	return cmd
 }
 
-func runInspect(stdout io.Writer, path string, asJSON, dump bool) error {
+// readKind reads the file at path and recognises its kind.
+func readKind(path string) ([]byte, *fileKind, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, unwrapPath(err)))
+		return nil, nil, withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, unwrapPath(err)))
 	}
 	k := detectKind(path, b)
 	if k == nil {
-		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: unrecognised file kind (no known magic or extension)", path))
+		return nil, nil, withCode(ExitBadInput, fmt.Errorf("inspect: %s: unrecognised file kind (no known magic or extension)", path))
+	}
+	return b, k, nil
+}
+
+func runInspect(stdout io.Writer, path string, asJSON, dump bool) error {
+	b, k, err := readKind(path)
+	if err != nil {
+		return err
 	}
 	mode := inspectSummary
 	switch {

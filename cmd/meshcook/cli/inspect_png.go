@@ -93,13 +93,9 @@ func runInspectPNG(ctx context.Context, path string, p pngFlags) error {
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(path)
+	b, k, err := readKind(path)
 	if err != nil {
-		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, unwrapPath(err)))
-	}
-	k := detectKind(path, b)
-	if k == nil {
-		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: unrecognised file kind (no known magic or extension)", path))
+		return err
 	}
 	only := func(flag, value, kinds string) error {
 		if value != "" {
