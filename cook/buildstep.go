@@ -147,7 +147,7 @@ func storeJob(job Job, opts Options, order int, base string, res *jobResult) {
 // nothing and reports Changed when the file on disk is missing or differs.
 func (o Options) commitOutput(f outputFile) (OutputReport, error) {
 	dst := filepath.Join(o.OutDir, filepath.FromSlash(f.name))
-	if o.Check {
+	if o.Check || o.DryRun {
 		rep := OutputReport{Name: f.name, Path: dst, Kind: f.kind, Bytes: len(f.data), XXH3: xxh3Hex(f.data)}
 		old, err := os.ReadFile(dst)
 		rep.Changed = err != nil || !bytes.Equal(old, f.data)
@@ -211,13 +211,14 @@ func finishRun(jobs []Job, results []jobResult, opts Options, rep *Report) {
 		}
 	}
 	for _, o := range rep.Outputs {
-		if o.Changed && !opts.Check {
+		if o.Changed && !opts.Check && !opts.DryRun {
 			rep.BytesWritten += int64(o.Bytes)
 		}
 	}
-	if opts.Check {
+	switch {
+	case opts.Check:
 		rep.Check = checkDiffs(opts, rep)
-	} else {
+	case !opts.DryRun:
 		removeStaleTemps(rep.Outputs)
 	}
 	if opts.Cache != nil {

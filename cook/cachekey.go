@@ -21,6 +21,7 @@ import (
 	"github.com/meshcook/meshcook/formats/hanim"
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/hmesh"
+	"github.com/meshcook/meshcook/formats/meshpack"
 )
 
 // This file names cache entries exactly (DESIGN.md "Exact cache keys") and
@@ -31,6 +32,36 @@ import (
 func formatVersions() string {
 	return fmt.Sprintf("cook/%d hmesh/%d hmat/%d hanim/%d cnb/%d cnc/%d", CookVersion, hmesh.Version, hmat.Version, hanim.Version, cnb.SchemaVersion, cnb.CacheSegmentVersion)
 }
+
+// FormatVersion is one file format meshcook writes and the version it
+// writes (`meshcook version`).
+type FormatVersion struct {
+	Name    string `json:"name"`
+	Version int    `json:"version"`
+	Note    string `json:"note,omitempty"`
+}
+
+// WrittenFormats lists every format a meshcook cook, bake or cache writes,
+// with its version.
+func WrittenFormats() []FormatVersion {
+	return []FormatVersion{
+		{"hmesh", hmesh.Version, ""},
+		{"hmat", hmat.Version, ""},
+		{"hanim", hanim.Version, ""},
+		{"msh7", 7, "payload magic MSH7"},
+		{"ktx2", 2, "KTX 2.0, KTXwriter " + KTXWriter},
+		{"cnb", cnb.SchemaVersion, "BlobMeta schema"},
+		{WorldLockFormat, 1, ""},
+		{"meshpack", meshpack.Version, ""},
+		{"cnc", cnb.CacheSegmentVersion, "cache segment"},
+		{"remote-cache", 1, "Bazel HTTP cache protocol; entry layout " + remoteKeyDomain},
+	}
+}
+
+// ExeHash is the hex xxh3-128 of the running executable, the part of
+// Toolchain that differs between two meshcook builds ("unknown" when the
+// executable cannot be read).
+func ExeHash() string { return exeHash() }
 
 var exeHash = sync.OnceValue(func() string {
 	p, err := os.Executable()
@@ -102,7 +133,7 @@ func optionsKey(w *keyWriter, o Options) {
 }
 
 // unkeyed lists the Options fields that never change a job's bytes.
-var unkeyed = []string{"OutDir", "Jobs", "Progress", "Cache", "Check", "JobDone", "Strict"}
+var unkeyed = []string{"OutDir", "Jobs", "Progress", "Cache", "Check", "DryRun", "JobDone", "Strict"}
 
 // keyValue appends one value canonically.
 func keyValue(w *keyWriter, v reflect.Value) {

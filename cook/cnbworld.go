@@ -182,8 +182,8 @@ func writeWorld(ctx context.Context, jobs []Job, results []jobResult, opts Optio
 		}
 		rep.Outputs = append(rep.Outputs, out)
 	}
-	if opts.Check {
-		return // checkDiffs lists stale blobs
+	if opts.Check || opts.DryRun {
+		return // checkDiffs lists stale blobs; a dry run writes nothing
 	}
 	if err := removeStaleBlobs(filepath.Join(opts.OutDir, WorldDataDir), len(w.images)); err != nil {
 		rep.Errors = append(rep.Errors, err.Error())

@@ -476,3 +476,35 @@ func TestRemoteACKey(t *testing.T) {
 	assert.NotEqual(t, a, remoteACKey(cnb.CachePayload, "k2"))
 	assert.Equal(t, a, remoteACKey(cnb.CachePayload, "k"))
 }
+
+// A dry run reports every output without writing one, and fills the
+// cache, so the real cook after it is all hits.
+func TestDryRunWritesOnlyTheCache(t *testing.T) {
+	jobs := sampleJobs(t)
+	m := newMachine(t)
+	c, err := OpenCache(m.cache, 0, Toolchain())
+	require.NoError(t, err)
+	o := DefaultOptions()
+	o.OutDir, o.Cache, o.DryRun = m.out, c, true
+	rep, err := Run(context.Background(), jobs, o)
+	require.NoError(t, err)
+	assert.NotEmpty(t, rep.Outputs)
+	assert.Zero(t, rep.BytesWritten)
+	assert.NoDirExists(t, m.out)
+
+	c, err = OpenCache(m.cache, 0, Toolchain())
+	require.NoError(t, err)
+	o.Cache, o.DryRun = c, false
+	rep2, err := Run(context.Background(), jobs, o)
+	require.NoError(t, err)
+	assert.Equal(t, len(jobs), rep2.CacheHits)
+	var names []string
+	for _, out := range rep.Outputs {
+		names = append(names, out.Name)
+	}
+	var written []string
+	for name := range readTree(t, m.out) {
+		written = append(written, name)
+	}
+	assert.ElementsMatch(t, written, names)
+}

@@ -45,6 +45,10 @@ type Options struct {
 	// Check cooks into memory and compares with OutDir instead of writing:
 	// Report.Check lists what differs.
 	Check bool
+	// DryRun cooks (through Cache, which it reads and fills) and reports
+	// every output in Report.Outputs without writing any: what `meshcook
+	// plan` uses to declare each job's outputs.
+	DryRun bool
 	// JobDone, when set, is called after each job (from one goroutine at a
 	// time), after Progress.
 	JobDone func(JobStatus)

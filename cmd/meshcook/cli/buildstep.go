@@ -22,6 +22,7 @@ type buildStepFlags struct {
 	noCache  bool
 	cacheMax string
 	check    bool
+	dryRun   bool
 	depfile  string
 	quiet    bool
 	stats    bool
@@ -39,6 +40,7 @@ func addBuildStepFlags(f *pflag.FlagSet, b *buildStepFlags) {
 	f.BoolVar(&b.noCache, "no-cache", false, "neither read nor write the incremental cache")
 	f.StringVar(&b.cacheMax, "cache-max", formatSize(cook.DefaultCacheMax), "cap on the cache's bytes; the least recently used entries are evicted past it")
 	f.BoolVar(&b.check, "check", false, "cook into memory and compare with the output folder; exit 1 listing missing, changed and stale files; writes nothing")
+	f.BoolVar(&b.dryRun, "dry-run", false, "cook through the cache but write no output and no depfile; --json lists every output a cook would write")
 	f.StringVar(&b.depfile, "depfile", "", "write a Makefile-syntax depfile: every output and each input file it read")
 	f.BoolVarP(&b.quiet, "quiet", "q", false, "no progress bar and no per-asset log lines")
 	f.BoolVar(&b.stats, "stats", false, "print a summary table: stage times, cache hits and misses, bytes written")
@@ -62,6 +64,10 @@ func (b *buildStepFlags) plan(args []string) ([]cook.Job, error) {
 func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, progress bool, stderr io.Writer) error {
 	b.start = time.Now()
 	opts.Check = b.check
+	opts.DryRun = b.dryRun
+	if b.check && b.dryRun {
+		return usageError("cook: --check and --dry-run: pick one")
+	}
 	if b.remote != "" && b.noCache {
 		return usageError("cook: --remote-cache works under the local cache: drop --no-cache")
 	}
@@ -152,7 +158,7 @@ func formatMS(ms float64) string {
 // command's when the cook itself succeeded.
 func (b *buildStepFlags) finish(rep *cook.Report, jobs []cook.Job, asJSON bool, stdout, stderr io.Writer) error {
 	var err error
-	if b.depfile != "" && !b.check {
+	if b.depfile != "" && !b.check && !b.dryRun {
 		if derr := cook.WriteDepfile(b.depfile, rep); derr != nil {
 			err = withCode(ExitOutput, derr)
 		}

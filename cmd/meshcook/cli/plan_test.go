@@ -8,6 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/meshcook/meshcook/internal/testkit"
 )
 
@@ -67,12 +70,12 @@ func TestPlanNinja(t *testing.T) {
 	build := filepath.Join(work, "build", "build.ninja")
 	cooked := filepath.Join(work, "cooked")
 	code, stdout, stderr := run(t, "plan", "--ninja", src, "-o", build, "--cook-out", cooked, "--meshcook", bin)
-	if code != ExitOK || !strings.Contains(stdout, "4 edges") {
+	if code != ExitOK || !strings.Contains(stdout, "4 assets") {
 		t.Fatalf("plan: exit %d\n%s%s", code, stdout, stderr)
 	}
 	text, _ := os.ReadFile(build)
-	if n := strings.Count(string(text), "\nbuild "); n != 4 {
-		t.Errorf("%d build edges, want 4:\n%s", n, text)
+	if n := strings.Count(string(text), ": cook "); n != 4 {
+		t.Errorf("%d cook edges, want 4:\n%s", n, text)
 	}
 	ninjaRun := func() string {
 		t.Helper()
@@ -128,4 +131,163 @@ func TestPlanEscapes(t *testing.T) {
 	if code, _, _ := run(t, "plan", samplesDir(t), "-o", "x"); code != ExitUsage {
 		t.Errorf("plan without --ninja: exit %d", code)
 	}
+	if code, _, _ := run(t, "plan", "--ninja", "--make", samplesDir(t), "-o", "x", "--cook-out", "y"); code != ExitUsage {
+		t.Errorf("plan --ninja --make: exit %d", code)
+	}
+	words, err := splitShellWords(`--lods 0.5 'a b' "c \"d\"" e\ f`)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"--lods", "0.5", "a b", `c "d"`, "e f"}, words)
+	_, err = splitShellWords(`'open`)
+	assert.Error(t, err)
+	assert.Equal(t, `a\ b\#$$`, depEscapeMake("a b#$"))
+}
+
+// planTree is the samples plus a skinned, animated corpus source: with
+// --target hmesh,msh7 its cooks write every kind of per-asset output
+// (.hmesh, .hmat, .ktx2, .hanim, .msh7).
+func planTree(t *testing.T) (work, src string) {
+	t.Helper()
+	work = t.TempDir()
+	src = filepath.Join(work, "my assets")
+	require.NoError(t, os.Rename(copyTree(t, samplesDir(t)), src))
+	skin, err := os.ReadFile(filepath.Join(testkit.Shared(t, "corpus"), "gltf", "SimpleSkin", "simple_skin.gltf"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(src, "simple_skin.gltf"), skin, 0o644))
+	return work, src
+}
+
+// declaredOutputs lists the outputs of a build.ninja's cook edges.
+func declaredOutputs(t *testing.T, text string) []string {
+	var outs []string
+	for _, line := range strings.Split(text, "\n") {
+		head, _, ok := strings.Cut(line, ": cook ")
+		if !ok || !strings.HasPrefix(head, "build ") {
+			continue
+		}
+		head = strings.ReplaceAll(strings.TrimPrefix(head, "build "), "$ ", "\x00")
+		for _, f := range strings.Fields(head) {
+			outs = append(outs, strings.ReplaceAll(strings.ReplaceAll(f, "\x00", " "), "$:", ":"))
+		}
+	}
+	return outs
+}
+
+// Every output a cook writes is declared by its edge, found by cooking
+// (not by extension): deleting a .ktx2, .hanim or .msh7 makes ninja
+// re-cook that asset and nothing else. Editing a source re-plans the
+// build file first.
+func TestPlanNinjaDeclaresEveryOutput(t *testing.T) {
+	ninja := ninjaOrSkip(t)
+	bin := meshcookBinary(t)
+	work, src := planTree(t)
+	build := filepath.Join(work, "build", "build.ninja")
+	cooked := filepath.Join(work, "cooked")
+	code, stdout, stderr := run(t, "plan", "--ninja", src, "-o", build, "--cook-out", cooked, "--meshcook", bin,
+		"--cook-flags", "--target hmesh,msh7")
+	require.Equal(t, ExitOK, code, stdout+stderr)
+	text, err := os.ReadFile(build)
+	require.NoError(t, err)
+
+	ninjaRun := func() string {
+		t.Helper()
+		cmd := exec.Command(ninja, "-f", build)
+		cmd.Dir = work
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		return string(out)
+	}
+	ninjaRun()
+	var written []string
+	for name := range readTree(t, cooked) {
+		written = append(written, filepath.Join(cooked, filepath.FromSlash(name)))
+	}
+	assert.ElementsMatch(t, written, declaredOutputs(t, string(text)), "declared outputs = what the cooks wrote")
+	assert.Contains(t, ninjaRun(), "no work to do")
+
+	for _, name := range []string{"box/checker.ktx2", "simple_skin.hanim", "simple_skin.0.msh7", "models/chair.hmat"} {
+		before, err := os.ReadFile(filepath.Join(cooked, filepath.FromSlash(name)))
+		require.NoError(t, err)
+		require.NoError(t, os.Remove(filepath.Join(cooked, filepath.FromSlash(name))))
+		out := ninjaRun()
+		assert.Contains(t, out, "[1/1] cook ", "rm %s: %s", name, out)
+		after, err := os.ReadFile(filepath.Join(cooked, filepath.FromSlash(name)))
+		require.NoError(t, err, "rm %s: not re-cooked:\n%s", name, out)
+		assert.Equal(t, before, after)
+		assert.Contains(t, ninjaRun(), "no work to do")
+	}
+
+	// A source edit re-plans (the plan edge) and re-cooks that asset.
+	g, err := os.ReadFile(filepath.Join(src, "box.gltf"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(src, "box.gltf"), append(g, ' '), 0o644))
+	out := ninjaRun()
+	assert.Contains(t, out, "plan ")
+	assert.Contains(t, out, "cook box")
+	assert.Contains(t, ninjaRun(), "no work to do")
+}
+
+// plan --make: GNU make cooks the folder cook's bytes through grouped
+// targets, a second make has nothing to do, and deleting any output
+// re-cooks its asset.
+func TestPlanMake(t *testing.T) {
+	makeBin, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make not found")
+	}
+	bin := meshcookBinary(t)
+	work, src := planTree(t)
+	mk := filepath.Join(work, "build", "cook.mk")
+	cooked := filepath.Join(work, "cooked")
+	code, stdout, stderr := run(t, "plan", "--make", src, "-o", mk, "--cook-out", cooked, "--meshcook", bin)
+	require.Equal(t, ExitOK, code, stdout+stderr)
+	makeRun := func() string {
+		t.Helper()
+		cmd := exec.Command(makeBin, "-f", mk, "-j", "2")
+		cmd.Dir = work
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		return string(out)
+	}
+	makeRun()
+	whole := filepath.Join(t.TempDir(), "whole")
+	code, _, stderr = run(t, "cook", src, "-o", whole, "-q", "--no-cache")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Equal(t, readTree(t, whole), readTree(t, cooked))
+	assert.Contains(t, makeRun(), "Nothing to be done")
+
+	for _, name := range []string{"box/checker.ktx2", "simple_skin.hanim"} {
+		require.NoError(t, os.Remove(filepath.Join(cooked, filepath.FromSlash(name))))
+		out := makeRun()
+		assert.Equal(t, 1, strings.Count(out, "cook "), "rm %s: %s", name, out)
+		assert.FileExists(t, filepath.Join(cooked, filepath.FromSlash(name)))
+		assert.Contains(t, makeRun(), "Nothing to be done")
+	}
+	// A referenced file's edit re-cooks only its asset.
+	bb, err := os.ReadFile(filepath.Join(src, "box.bin"))
+	require.NoError(t, err)
+	bb[0] ^= 1
+	require.NoError(t, os.WriteFile(filepath.Join(src, "box.bin"), bb, 0o644))
+	out := makeRun()
+	assert.Equal(t, 1, strings.Count(out, "cook "), out)
+	assert.Contains(t, out, "cook box\n")
+	assert.Contains(t, makeRun(), "Nothing to be done")
+}
+
+// plan --bazel lists each source's references as data, relative to the
+// package; a source outside the package is refused.
+func TestPlanBazel(t *testing.T) {
+	work, src := planTree(t)
+	out := filepath.Join(src, "BUILD.bazel")
+	code, stdout, stderr := run(t, "plan", "--bazel", src, "-o", out, "--world", "all")
+	require.Equal(t, ExitOK, code, stdout+stderr)
+	text, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(text), "meshcook_asset(\n    name = \"box\",\n    src = \"box.gltf\",\n    data = [\n        \"box.bin\",\n        \"checker.png\",\n    ],\n)\n")
+	assert.Contains(t, string(text), "meshcook_asset(\n    name = \"simple_skin\",\n    src = \"simple_skin.gltf\",\n)\n")
+	assert.Contains(t, string(text), "meshcook_world(\n    name = \"all\",\n")
+	assert.Equal(t, 5, strings.Count(string(text), "meshcook_asset("))
+
+	code, _, stderr = run(t, "plan", "--bazel", src, "-o", filepath.Join(work, "elsewhere", "BUILD"), "--package", filepath.Join(work, "elsewhere"))
+	assert.Equal(t, ExitBadInput, code, stderr)
+	assert.Contains(t, stderr, "not inside the BUILD file's package folder")
 }
