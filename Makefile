@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build test vet lint bench bench-compare bench-png fuzz samples cook-samples clean
+.PHONY: all build test vet lint bench bench-compare bench-png bench-farm fuzz samples cook-samples clean
 
 all: build test
 
@@ -33,6 +33,11 @@ bench-png:
 bench-compare:
 	npm ci --prefix bench/compare --no-audit --no-fund
 	$(GO) run ./bench/compare $(COMPARE_FLAGS)
+
+# Remote cache on the corpus (whole processes, nginx WebDAV on loopback):
+# cold cook vs a second machine served by the remote.
+bench-farm:
+	$(GO) test ./cmd/meshcook/cli -run '^$$' -bench FarmCorpus -benchtime $(or $(BENCHTIME),1x)
 
 # Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
 fuzz:

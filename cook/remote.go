@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -39,8 +40,9 @@ import (
 // ActionResult must parse, name the expected path and a well-formed digest
 // no larger than the cache cap; the blob (or inlined contents) must have
 // exactly that size and sha256; a payload must decode as a job record
-// (whose own xxh3 checksum covers it). Anything else is a miss: the job
-// cooks locally and its result is uploaded again, over the bad entry.
+// (whose own xxh3 checksum covers it) naming only local output paths.
+// Anything else is a miss: the job cooks locally and its result is
+// uploaded again, over the bad entry.
 //
 // Failures never fail a cook: a request that fails in transport or with a
 // 5xx is tried again (tries, with a short backoff); when it still fails, or
@@ -255,7 +257,7 @@ func (r *Remote) fetch(kind cnb.CacheEntryKind, key string, maxBlob int64) ([]by
 		return nil, false
 	}
 	if kind == cnb.CachePayload {
-		if _, err := decodeRecord(data); err != nil {
+		if err := checkRemoteRecord(data); err != nil {
 			r.reject("cas/"+f.hash, err)
 			return nil, false
 		}
@@ -264,6 +266,22 @@ func (r *Remote) fetch(kind cnb.CacheEntryKind, key string, maxBlob int64) ([]by
 	r.hits++
 	r.mu.Unlock()
 	return data, true
+}
+
+// checkRemoteRecord decodes a job record from the server and checks that
+// every output it names stays inside the output folder (a local path:
+// the server is shared, so its records are not trusted to name files).
+func checkRemoteRecord(data []byte) error {
+	rec, err := decodeRecord(data)
+	if err != nil {
+		return err
+	}
+	for _, f := range rec.files {
+		if f.name == "" || strings.Contains(f.name, `\`) || !filepath.IsLocal(filepath.FromSlash(f.name)) {
+			return fmt.Errorf("record names the output %q, which is not a local path", f.name)
+		}
+	}
+	return nil
 }
 
 // get reads URL/path; a body longer than limit is an error. A 404 is

@@ -508,3 +508,19 @@ func TestDryRunWritesOnlyTheCache(t *testing.T) {
 	}
 	assert.ElementsMatch(t, written, names)
 }
+
+// A record from the server may only name outputs inside the output
+// folder: one naming ../x or an absolute path is refused.
+func TestRemoteRecordNamesStayLocal(t *testing.T) {
+	for name, ok := range map[string]bool{"box.hmesh": true, "models/chair/wood.ktx2": true,
+		"../evil.hmesh": false, "/etc/x": false, "a/../../b": false, `a\..\b`: false, "": false} {
+		b, err := encodeRecord(&jobResult{files: []outputFile{{name: name, kind: "hmesh", data: []byte("x")}}})
+		require.NoError(t, err)
+		err = checkRemoteRecord(b)
+		if ok {
+			assert.NoError(t, err, name)
+		} else {
+			assert.Error(t, err, name)
+		}
+	}
+}
