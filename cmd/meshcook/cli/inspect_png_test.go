@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -228,4 +231,47 @@ func TestCookPNGDir(t *testing.T) {
 	code, _, stderr = run(t, "cook", samplesDir(t), "-o", out, "--png-dir", pics, "--check")
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, stderr, "--png-dir draws written outputs; --check writes none")
+}
+
+// Pixel checks on a cooked sample: seen from high above, every meshlet of
+// the terrain is visible, so its meshlet panel has one colour per meshlet
+// (as inspect --json counts them); each LOD panel covers LOD0's area
+// within 3%.
+func TestInspectPNGTerrainPixels(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := run(t, "cook", samplesDir(t), "-o", out)
+	require.Equal(t, ExitOK, code, stderr)
+	terrain := filepath.Join(out, "terrain.hmesh")
+	code, stdout, _ := run(t, "inspect", terrain, "--json")
+	require.Equal(t, ExitOK, code)
+	var s hmeshSummary
+	require.NoError(t, json.Unmarshal([]byte(stdout), &s))
+	require.Len(t, s.Lods, 2)
+
+	const size = 256
+	b := inspectPNG(t, terrain, "--size", strconv.Itoa(size), "--pitch", "70")
+	img, err := png.Decode(bytes.NewReader(b))
+	require.NoError(t, err)
+	require.Equal(t, 4*size, img.Bounds().Dx()) // LOD0, meshlets, LOD1, LOD2
+	bg := img.At(size-1, size-1)
+	panel := func(i int) (covered int, colours map[color.Color]bool) {
+		colours = map[color.Color]bool{}
+		for y := 20; y < size; y++ { // below the label
+			for x := i * size; x < (i+1)*size; x++ {
+				if c := img.At(x, y); c != bg {
+					covered++
+					colours[c] = true
+				}
+			}
+		}
+		return covered, colours
+	}
+	_, colours := panel(1)
+	assert.InDelta(t, int(s.Meshlets), len(colours), 1, "%d meshlets, %d colours in the meshlet panel", s.Meshlets, len(colours))
+	a0, _ := panel(0)
+	require.Greater(t, a0, size*size/4)
+	for l := 1; l <= 2; l++ {
+		a, _ := panel(1 + l)
+		assert.InEpsilon(t, a0, a, 0.03, "LOD%d covers %d pixels, LOD0 %d", l, a, a0)
+	}
 }
