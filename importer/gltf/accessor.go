@@ -58,15 +58,23 @@ func (im *importer) view(v int) ([]byte, int, error) {
 		return nil, 0, fmt.Errorf("buffer view %d does not exist", v)
 	}
 	bv := im.doc.BufferViews[v]
+	if bv.ByteOffset < 0 || bv.ByteLength < 1 || bv.ByteStride < 0 {
+		return nil, 0, fmt.Errorf("buffer view %d: byteOffset %d, byteLength %d, byteStride %d out of range", v, bv.ByteOffset, bv.ByteLength, bv.ByteStride)
+	}
+	m, name, err := im.meshoptOf(bv)
+	if err != nil {
+		return nil, 0, fmt.Errorf("buffer view %d: %w", v, err)
+	}
+	if m != nil {
+		data, err := im.decompressed(v, bv, m, name)
+		return data, bv.ByteStride, err
+	}
 	if bv.Buffer < 0 || bv.Buffer >= len(im.bufs) {
 		return nil, 0, fmt.Errorf("buffer view %d: buffer %d does not exist", v, bv.Buffer)
 	}
 	buf := im.bufs[bv.Buffer]
 	if buf == nil {
 		return nil, 0, fmt.Errorf("buffer view %d: buffer %d has no data", v, bv.Buffer)
-	}
-	if bv.ByteOffset < 0 || bv.ByteLength < 1 || bv.ByteStride < 0 {
-		return nil, 0, fmt.Errorf("buffer view %d: byteOffset %d, byteLength %d, byteStride %d out of range", v, bv.ByteOffset, bv.ByteLength, bv.ByteStride)
 	}
 	if bv.ByteOffset > len(buf) || bv.ByteLength > len(buf)-bv.ByteOffset {
 		return nil, 0, fmt.Errorf("buffer view %d: bytes %d+%d overrun buffer %d (%d bytes)", v, bv.ByteOffset, bv.ByteLength, bv.Buffer, len(buf))

@@ -106,6 +106,7 @@ func checkRequired(doc *qgltf.Document) error {
 	for _, name := range doc.ExtensionsRequired {
 		switch {
 		case name == "KHR_mesh_quantization",
+			name == extMeshoptEXT, name == extMeshoptKHR,
 			name == "KHR_texture_transform",
 			strings.HasPrefix(name, "KHR_materials_"):
 		default:
@@ -169,8 +170,8 @@ func (im *importer) loadBuffers(bin []byte) error {
 		switch {
 		case b.URI == "" && i == 0 && bin != nil:
 			data, from = bin, "glb bin chunk"
-		case b.URI == "":
-			continue
+		case b.URI == "" || isFallback(b):
+			continue // a meshopt placeholder or fallback: only views that decompress read it
 		case isDataURI(b.URI):
 			data, _, err = decodeDataURI(b.URI)
 			from = "data uri"

@@ -78,20 +78,38 @@
 //     above it (up to its joint parent) has its values composed with their
 //     transform, exactly when that transform is rotation, uniform scale and
 //     translation (else approximately, counted in a warning). Channels on
-//     other nodes or extension paths are skipped and counted in a warning;
-//     morph-weight channels are counted in SkippedWeightChannels (the clip
-//     writer reports them).
+//     other nodes go to importer/rig in files without skins (node animation
+//     becomes a rigid skeleton: the animated nodes and their ancestors are
+//     joints, every submesh is bound with weight 1 to its node's joint,
+//     docs/import.md "Node animation"); in a skinned file they are dropped
+//     and counted (Scene.Drops). Morph-weight channels become one
+//     PathWeights channel per submesh the node's mesh produced (Joint = the
+//     submesh index). Channels with an extension's path or target are
+//     dropped and counted.
 //     Duration is the last key time over the kept channels. Key times must
 //     be finite, ≥ 0 and non-decreasing; keys count against
 //     Options.MaxAnimationKeys.
 //
 // Cameras, lights and KHR_animation_pointer are not imported.
 //
+// # Compressed buffer views
+//
+//   - EXT_meshopt_compression and KHR_meshopt_compression: views with the
+//     extension are decoded by the subpackage meshopt (vertex codec v0 and
+//     v1, triangle and index codecs; octahedral, quaternion, exponential
+//     and colour filters), written from the extensions' specifications and
+//     checked against meshoptimizer's own decoder and gltfpack -c output.
+//     The extension object must agree with its view (byteLength = count ×
+//     byteStride); placeholder and fallback buffers are never read. The
+//     decoded bytes count against Options.MaxDecodedBytes, and no view may
+//     claim more than its compressed bytes can expand to
+//     (meshopt.MaxOutput), both checked before allocating.
+//
 // # Refused
 //
 //   - extensionsRequired naming anything but KHR_mesh_quantization,
-//     KHR_texture_transform (ignored) and KHR_materials_* — notably
-//     KHR_draco_mesh_compression and EXT_meshopt_compression
+//     EXT_/KHR_meshopt_compression, KHR_texture_transform and
+//     KHR_materials_* — notably KHR_draco_mesh_compression
 //     (ErrUnsupportedExtension);
 //   - buffer or image URIs that are not relative paths inside the source's
 //     folder: schemes, absolute paths, ".." that climbs out

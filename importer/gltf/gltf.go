@@ -37,7 +37,7 @@ const (
 
 // ErrUnsupportedExtension is wrapped by the error returned for a document
 // whose extensionsRequired names an extension this importer cannot honour
-// (KHR_draco_mesh_compression, EXT_meshopt_compression, or any unknown one).
+// (KHR_draco_mesh_compression, or any unknown one).
 var ErrUnsupportedExtension = errors.New("unsupported required extension")
 
 // ErrOutsideFolder is wrapped by the error returned for an external buffer
@@ -65,6 +65,10 @@ type Options struct {
 	// MaxImageBytes caps the encoded size of each image loaded into
 	// Image.Data. Zero or negative means DefaultMaxImageBytes.
 	MaxImageBytes int
+	// MaxDecodedBytes caps the bytes meshopt-compressed buffer views
+	// decompress to, summed over the file. Zero or negative means
+	// DefaultMaxDecodedBytes.
+	MaxDecodedBytes int
 	// StrictPaths refuses external files whose real path leaves the source
 	// folder through a symbolic link (Load only; internal/srcpath).
 	StrictPaths bool
@@ -135,6 +139,7 @@ func decode(data []byte, fsys fs.FS, dir, display string, opts Options) (scene *
 		keysLeft:     orDefault(opts.MaxAnimationKeys, DefaultMaxAnimationKeys),
 		maxKeys:      orDefault(opts.MaxAnimationKeys, DefaultMaxAnimationKeys),
 		maxImage:     orDefault(opts.MaxImageBytes, DefaultMaxImageBytes),
+		decodedLeft:  orDefault(opts.MaxDecodedBytes, DefaultMaxDecodedBytes),
 	}
 	scene, err = im.run(data)
 	if err != nil {
@@ -154,9 +159,11 @@ type importer struct {
 	maxVerts, maxIndices   int
 	maxSubmeshes           int
 	vertsLeft, indicesLeft int
-	morphLeft              int // morph deltas (vertices × targets) still allowed
-	keysLeft, maxKeys      int // animation keys
-	maxImage               int // bytes per image
+	morphLeft              int            // morph deltas (vertices × targets) still allowed
+	keysLeft, maxKeys      int            // animation keys
+	maxImage               int            // bytes per image
+	decodedLeft            int            // bytes meshopt views may still decompress to
+	decoded                map[int][]byte // decompressed meshopt buffer views
 
 	skin *skinInfo // exported skin (skin 0), nil when none
 

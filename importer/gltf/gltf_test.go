@@ -428,7 +428,8 @@ func TestRequiredExtensions(t *testing.T) {
 		{"KHR_materials_unlit", true},
 		{"KHR_materials_emissive_strength", true},
 		{"KHR_draco_mesh_compression", false},
-		{"EXT_meshopt_compression", false},
+		{"EXT_meshopt_compression", true},
+		{"KHR_meshopt_compression", true},
 		{"VENDOR_unknown", false},
 	} {
 		b := newBuilder()
