@@ -554,6 +554,3 @@ func (s *scene) curveNode(cn *object, def [3]float64) *propAnim {
 	}
 	return p
 }
-
-// takes reads FBX 6.1 Takes (take.go).
-func (s *scene) takes() []*stackInfo { return nil }

@@ -150,6 +150,19 @@ func newScene(doc *Document, opts Options) *scene {
 		s.settings = propMap(gs)
 	}
 	s.connect()
+	// 6.x connects a mesh's deformers to its Model, which holds the
+	// geometry: hand them to the geometry, as 7.x connects them.
+	for _, o := range s.objects {
+		if o.class != "Model" || len(o.children) == 0 || o.children[0].node != o.node || o.children[0].class != "Geometry" {
+			continue
+		}
+		g := o.children[0]
+		for _, c := range o.children[1:] {
+			if c.class == "Deformer" {
+				g.children = append(g.children, c)
+			}
+		}
+	}
 	return s
 }
 
