@@ -140,7 +140,7 @@ func (r *matReader) has(prefix string) bool {
 }
 
 func (r *matReader) vec3(name string, def [3]float64) [3]float64 { return r.s.propVec3(r.o, name, def) }
-func (r *matReader) num(name string, def float64) float64     { return r.s.propFloat(r.o, name, def) }
+func (r *matReader) num(name string, def float64) float64        { return r.s.propFloat(r.o, name, def) }
 
 // tex returns the image index of the first texture connected to one of
 // props, and marks them consumed.
@@ -163,7 +163,9 @@ func color4(c [3]float64, a float64) mesh.Vec4 {
 
 func scale3(c [3]float64, k float64) [3]float64 { return [3]float64{c[0] * k, c[1] * k, c[2] * k} }
 
-func emissive(c [3]float64) mesh.Vec3 { return mesh.Vec3{f32c(max(c[0], 0)), f32c(max(c[1], 0)), f32c(max(c[2], 0))} }
+func emissive(c [3]float64) mesh.Vec3 {
+	return mesh.Vec3{f32c(max(c[0], 0)), f32c(max(c[1], 0)), f32c(max(c[2], 0))}
+}
 
 func setAlpha(m *mesh.Material, a float64) {
 	m.BaseColorFactor[3] = float32(clamp01(a))
