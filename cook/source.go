@@ -17,7 +17,7 @@ import (
 var sourceKinds = map[string]func(path string, opts Options) (*mesh.Scene, error){
 	".gltf": loadGLTF,
 	".glb":  loadGLTF,
-	".fbx":  func(p string, _ Options) (*mesh.Scene, error) { return fbx.Load(p, fbx.Options{}) },
+	".fbx":  func(p string, o Options) (*mesh.Scene, error) { return fbx.Load(p, fbx.Options{StrictPaths: o.StrictPaths}) },
 	".nwb":  loadNWB,
 }
 

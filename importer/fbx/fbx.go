@@ -5,17 +5,26 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 
+	"github.com/meshcook/meshcook/internal/srcpath"
 	"github.com/meshcook/meshcook/mesh"
 )
 
-// Load reads and imports the FBX file at path (see Decode).
+// Load reads and imports the FBX file at path (see Decode), loading the
+// external textures it names from its folder (see textureCandidates).
 func Load(path string, opts Options) (*mesh.Scene, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("fbx: %w", err)
 	}
+	folder, err := srcpath.Open(filepath.Dir(path), opts.StrictPaths)
+	if err != nil {
+		return nil, fmt.Errorf("fbx: %s: %w", path, err)
+	}
+	defer folder.Close()
+	opts.folder = folder.FS()
 	return Decode(data, path, opts)
 }
 
@@ -150,6 +159,7 @@ func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, err
 	}
 	out.Animations = anims
 	out.Warnings = s.warnings()
+	out.Files = s.files
 	return out, insts, nil
 }
 

@@ -34,11 +34,14 @@ package fbx
 
 import (
 	"encoding/base64"
+	"errors"
+	"io/fs"
 	"math"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/meshcook/meshcook/internal/srcpath"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -360,24 +363,33 @@ func specGlossToMetalRough(diffuse, specular [3]float64) (float64, [3]float64) {
 	return metal, base
 }
 
-// image describes a Texture: its file name as the file gives it and, when
-// a connected Video embeds it, the bytes.
+// image describes a Texture: its file name as the file gives it and its
+// bytes, from a connected Video that embeds them, else from the FBX's
+// folder (Load only) under the first of textureCandidates that exists.
 func (s *scene) image(t *object) mesh.Image {
 	img := mesh.Image{Name: t.name}
-	uri := t.node.childStr("RelativeFilename")
-	if uri == "" {
-		uri = t.node.childStr("FileName")
-	}
+	rel := t.node.childStr("RelativeFilename")
+	abs := t.node.childStr("FileName")
 	for _, v := range t.kids("Video", "") {
 		if c := v.node.Child("Content"); c != nil {
 			img.Data = content(c)
 		}
-		if uri == "" {
-			uri = v.node.childStr("RelativeFilename")
+		if rel == "" {
+			rel = v.node.childStr("RelativeFilename")
+		}
+		if abs == "" {
+			abs = v.node.childStr("Filename")
 		}
 		break
 	}
+	uri := rel
+	if uri == "" {
+		uri = abs
+	}
 	img.URI = strings.ReplaceAll(uri, "\\", "/")
+	if img.Data == nil && s.opts.folder != nil && uri != "" {
+		img.URI, img.Data = s.findTexture(rel, abs, img.URI)
+	}
 	switch strings.ToLower(path.Ext(img.URI)) {
 	case ".png":
 		img.MimeType = "image/png"
@@ -385,6 +397,77 @@ func (s *scene) image(t *object) mesh.Image {
 		img.MimeType = "image/jpeg"
 	}
 	return img
+}
+
+// findTexture loads the first candidate that exists in the FBX's folder;
+// it returns the name it found (or uri) and the bytes (nil when none).
+func (s *scene) findTexture(rel, abs, uri string) (string, []byte) {
+	for _, c := range textureCandidates(rel, abs) {
+		fi, err := fs.Stat(s.opts.folder, c)
+		if errors.Is(err, srcpath.ErrLinkOutside) {
+			s.warnf("textures behind a symbolic link that leaves the FBX's folder not read (strict paths)")
+			return uri, nil
+		}
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if fi.Size() > s.opts.MaxImageBytes {
+			s.warnf("textures larger than %d bytes not loaded", s.opts.MaxImageBytes)
+			return uri, nil
+		}
+		data, err := fs.ReadFile(s.opts.folder, c)
+		if err != nil {
+			s.warnf("textures that cannot be read skipped (%v)", err)
+			return uri, nil
+		}
+		if !slices.Contains(s.files, c) {
+			s.files = append(s.files, c)
+		}
+		if c != uri {
+			s.warnf("textures found in the FBX's folder by file name, not at the path the file gives")
+		}
+		return c, data
+	}
+	s.warnf("textures not found in the FBX's folder (by path or file name)")
+	return uri, nil
+}
+
+// maxCandidates bounds the names tried for one texture.
+const maxCandidates = 8
+
+// textureCandidates are the names, relative to the FBX's folder, a
+// texture is looked for under, in order: RelativeFilename and then
+// FileName as written when they are relative paths inside the folder; then
+// the file name alone; then the reference's trailing folders with it
+// ("textures/wood.jpg", "maps/textures/wood.jpg", …), so that an absolute
+// path from the artist's machine (D:/projects/x/textures/wood.jpg) is found
+// beside the FBX or below it. Every candidate passes srcpath.Local: nothing
+// outside the folder is ever named.
+func textureCandidates(rel, abs string) []string {
+	var out []string
+	add := func(c string) {
+		if p, err := srcpath.Local(c); err == nil && !slices.Contains(out, p) && len(out) < maxCandidates {
+			out = append(out, p)
+		}
+	}
+	add(rel)
+	add(abs)
+	for _, ref := range []string{rel, abs} {
+		parts := strings.FieldsFunc(ref, func(r rune) bool { return r == '/' || r == '\\' })
+		if len(parts) > 0 {
+			add(parts[len(parts)-1])
+		}
+	}
+	for _, ref := range []string{rel, abs} {
+		parts := strings.FieldsFunc(ref, func(r rune) bool { return r == '/' || r == '\\' })
+		for k := len(parts) - 2; k >= 0; k-- {
+			if strings.Contains(parts[k], ":") || parts[k] == ".." || parts[k] == "." {
+				break // a drive or a climb: the path above is not ours
+			}
+			add(strings.Join(parts[k:], "/"))
+		}
+	}
+	return out
 }
 
 // content returns embedded bytes: a raw property (binary) or base64 text

@@ -1,6 +1,9 @@
 package fbx
 
-import "math"
+import (
+	"io/fs"
+	"math"
+)
 
 // Options controls parsing limits and the scene conversion. The zero value
 // is the default: every limit at its default, the scene converted to
@@ -34,6 +37,19 @@ type Options struct {
 	Scale float64
 	// IncludeHidden imports models whose Visibility is 0 or Show false.
 	IncludeHidden bool
+	// StrictPaths refuses texture files whose real path (symbolic links
+	// resolved) leaves the FBX's folder (internal/srcpath); without it links
+	// are followed. References that leave the folder lexically (absolute,
+	// drive, "..") are never opened: their file name is looked for inside
+	// the folder instead (see textureCandidates).
+	StrictPaths bool
+	// MaxImageBytes bounds one external texture file (default 256 MiB).
+	MaxImageBytes int64
+
+	// folder is the FBX's folder, which Load opens; Decode loads no
+	// external textures.
+	folder fs.FS
+
 	// AnimTolerance is the largest error of the linear keys animation is
 	// sampled into, per component, in output units (metres, unit
 	// quaternion, scale factor); 0 means DefaultAnimTolerance.
@@ -50,6 +66,7 @@ const (
 	defaultMaxArrayBytes      = 512 << 20
 	defaultMaxTotalArrayBytes = 2 << 30
 	defaultMaxCorners         = 1 << 24
+	defaultMaxImageBytes      = 1 << 28
 	// maxDeflateRatio is deflate's largest possible expansion (258 bytes
 	// from a 2-bit code, rounded up): a zlib array that claims more
 	// decoded bytes than this times its compressed size is lying.
@@ -75,6 +92,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Scale == 0 {
 		o.Scale = 1
+	}
+	if o.MaxImageBytes <= 0 {
+		o.MaxImageBytes = defaultMaxImageBytes
 	}
 	if !(o.AnimTolerance > 0) || math.IsInf(o.AnimTolerance, 0) {
 		o.AnimTolerance = DefaultAnimTolerance

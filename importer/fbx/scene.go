@@ -49,6 +49,8 @@ type scene struct {
 	// maxAnimKeys.
 	earBudget  int
 	animBudget int
+	// files are the external files read (mesh.Scene.Files).
+	files []string
 }
 
 func (s *scene) warnf(format string, args ...any) {
