@@ -17,8 +17,10 @@ import (
 var sourceKinds = map[string]func(path string, opts Options) (*mesh.Scene, error){
 	".gltf": loadGLTF,
 	".glb":  loadGLTF,
-	".fbx":  func(p string, o Options) (*mesh.Scene, error) { return fbx.Load(p, fbx.Options{StrictPaths: o.StrictPaths}) },
-	".nwb":  loadNWB,
+	".fbx": func(p string, o Options) (*mesh.Scene, error) {
+		return fbx.Load(p, fbx.Options{StrictPaths: o.StrictPaths})
+	},
+	".nwb": loadNWB,
 }
 
 // IsSource reports whether path names a file kind cook understands.
