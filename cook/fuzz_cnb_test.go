@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/meshcook/meshcook/internal/budget"
 )
 
 // The project, lock and heightfield readers take untrusted bytes: they
@@ -65,7 +67,7 @@ func FuzzHeightfieldSource(f *testing.F) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := loadHeightfield(p, false)
+		s, err := loadHeightfield(p, false, budget.Default())
 		if err != nil {
 			return
 		}

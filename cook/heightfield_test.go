@@ -13,6 +13,7 @@ import (
 
 	"github.com/meshcook/meshcook/formats/cnb"
 	"github.com/meshcook/meshcook/formats/payload"
+	"github.com/meshcook/meshcook/internal/budget"
 )
 
 func writeFile(t *testing.T, p string, b []byte) {
@@ -229,7 +230,7 @@ func TestHeightfieldBadSources(t *testing.T) {
 	for i, c := range cases {
 		p := filepath.Join(dir, "bad.heightfield.json")
 		writeFile(t, p, []byte(c.json))
-		_, err := loadHeightfield(p, false)
+		_, err := loadHeightfield(p, false, budget.Default())
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("case %d %s: error %v, want one naming the file and %q", i, c.json, err, c.want)
 		}

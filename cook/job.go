@@ -50,6 +50,16 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	if err := ctx.Err(); err != nil {
 		return jobResult{err: err}
 	}
+	estimate, err := checkSceneBudget(job, scene, opts.Budget)
+	if err != nil {
+		return jobResult{err: err, warnings: res.warnings}
+	}
+	release, err := reserve(ctx, estimate)
+	if err != nil {
+		return jobResult{err: err}
+	}
+	defer release()
+
 	// Draw merging (mesh.MergeDraws) is for the .hmesh and .msh7 targets;
 	// a .cnb world keeps one mesh payload per primitive (spec §3 names
 	// them per primitive), so it cooks an unmerged copy when both are asked.

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/meshcook/meshcook/internal/budget"
 	"github.com/meshcook/meshcook/meshlet"
 	"github.com/meshcook/meshcook/simplify"
 )
@@ -62,6 +63,10 @@ type Options struct {
 	// real path leaves its folder through a symbolic link
 	// (internal/srcpath); by default links are followed.
 	StrictPaths bool
+	// Budget bounds what one source may make the cook allocate, and the
+	// memory the jobs cooking at once share (internal/budget); zero fields
+	// are the defaults.
+	Budget budget.Budget
 }
 
 // LODOptions are the distance-LOD settings.
@@ -95,6 +100,7 @@ func DefaultOptions() Options {
 			UVWeight:     0.5,
 		},
 		BlobCeiling: DefaultBlobCeiling,
+		Budget:      budget.Default(),
 	}
 }
 
@@ -158,6 +164,7 @@ func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
 	}
 	workers = min(workers, max(len(jobs), 1))
 
+	ctx = budget.WithPool(ctx, budget.NewPool(opts.Budget.OrDefault().Memory))
 	results := make([]jobResult, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup

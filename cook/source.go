@@ -18,7 +18,7 @@ var sourceKinds = map[string]func(path string, opts Options) (*mesh.Scene, error
 	".gltf": loadGLTF,
 	".glb":  loadGLTF,
 	".fbx": func(p string, o Options) (*mesh.Scene, error) {
-		return fbx.Load(p, fbx.Options{StrictPaths: o.StrictPaths})
+		return fbx.Load(p, fbxOptions(o.Budget, o.StrictPaths))
 	},
 	".nwb": loadNWB,
 }
@@ -43,29 +43,29 @@ func importSource(job Job, opts Options) (*mesh.Scene, error) {
 		return nil, err
 	}
 	if IsHeightfieldSource(path) {
-		return loadHeightfield(path, opts.StrictPaths)
+		return loadHeightfield(path, opts.StrictPaths, opts.Budget)
 	}
 	load, ok := sourceKinds[strings.ToLower(filepath.Ext(path))]
 	if !ok {
 		return nil, fmt.Errorf("%s: unsupported source kind (want %s)", path, sourceKindList)
 	}
-	return load(path, opts)
+	sc, err := load(path, opts)
+	return sc, budgetHint(err)
 }
 
 func loadGLTF(p string, opts Options) (*mesh.Scene, error) {
-	return gltfimport.Load(p, gltfimport.Options{StrictPaths: opts.StrictPaths})
+	return gltfimport.Load(p, gltfOptions(opts.Budget, opts.StrictPaths))
 }
 
-// maxNWBBytes bounds an authored text source read into memory.
-const maxNWBBytes = 1 << 30
-
-func loadNWB(p string, _ Options) (*mesh.Scene, error) {
+// loadNWB reads an authored text source; its size counts against the
+// decoded-bytes budget (parsing costs a few times the text).
+func loadNWB(p string, opts Options) (*mesh.Scene, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, fmt.Errorf("nwb: %s: %w", p, unwrapPathError(err))
 	}
-	if st.Size() > maxNWBBytes {
-		return nil, fmt.Errorf("nwb: %s: %d bytes is larger than the %d-byte limit for text sources", p, st.Size(), maxNWBBytes)
+	if err := opts.Budget.CheckDecoded("", st.Size()); err != nil {
+		return nil, &InputError{Path: p, Err: err}
 	}
 	src, err := os.ReadFile(p)
 	if err != nil {

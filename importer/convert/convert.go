@@ -46,6 +46,7 @@ import (
 
 	"github.com/meshcook/meshcook/importer/fbx"
 	gltfimport "github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/internal/budget"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -126,6 +127,9 @@ type Options struct {
 	Scale         float64
 	PreserveSpace bool
 	Local         bool
+	// Budget bounds what the source may make Load allocate (triangle
+	// corners, FBX decoded bytes; internal/budget); zero is the default.
+	Budget budget.Budget
 }
 
 // DefaultOptions returns the defaults of `meshcook import`: every mesh,
@@ -201,13 +205,15 @@ func Load(path string, opts Options) (*Source, error) {
 		}
 		sc, insts, err := fbx.DecodeInstances(data, path, fbx.Options{
 			PreserveSpace: opts.PreserveSpace, Local: opts.Local, Scale: scale, IncludeHidden: true,
+			MaxCorners: opts.Budget.MaxCorners(), MaxArrayBytes: opts.Budget.OrDefault().DecodedBytes,
+			MaxTotalArrayBytes: opts.Budget.OrDefault().DecodedBytes,
 		})
 		if err != nil {
 			return nil, err
 		}
 		return fromFBX(path, sc, insts), nil
 	case ".gltf", ".glb":
-		sc, err := gltfimport.Load(path, gltfimport.Options{})
+		sc, err := gltfimport.Load(path, gltfimport.Options{MaxIndices: opts.Budget.MaxCorners(), MaxVertices: opts.Budget.MaxCorners()})
 		if err != nil {
 			return nil, err
 		}

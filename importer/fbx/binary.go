@@ -320,6 +320,11 @@ func (r *binaryReader) array(at, limit int, out *Property) (int, error) {
 		if size > stored*maxDeflateRatio+64 {
 			return 0, r.fail(ErrFormat, at, "zlib array claims %d bytes from %d compressed bytes (more than deflate can expand)", size, stored)
 		}
+		// Inflating needs the raw bytes beside the decoded values for a
+		// while: the limit holds for that peak too, checked before inflating.
+		if r.arrays+size > r.opts.MaxTotalArrayBytes {
+			return 0, r.fail(ErrLimit, at, "decoded data exceeds the total limit of %d bytes (with this array's %d inflated bytes)", r.opts.MaxTotalArrayBytes, size)
+		}
 		var err error
 		if raw, err = inflateExact(src, int(size)); err != nil {
 			return 0, r.fail(ErrFormat, at, "zlib array of %d elements: %v", count, err)

@@ -29,8 +29,9 @@ type cookOptions struct {
 	ceiling  string
 	strict   bool
 	pngDir   string
-	keep     bool           // --keep-nodes
-	noDrops  bool           // --strict
+	keep     bool // --keep-nodes
+	noDrops  bool // --strict
+	budget   budgetFlags
 	bs       buildStepFlags // cache, check, depfile, logs, stats
 }
 
@@ -123,6 +124,7 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 	f.StringVar(&o.pngDir, "png-dir", "", "also draw each cooked .hmesh/.msh7 into DIR/<name>.png (inspect --png's default picture)")
 	f.BoolVar(&o.keep, "keep-nodes", false, "keep one submesh (draw) per source primitive instead of merging submeshes with the same material and vertex streams")
 	f.BoolVar(&o.noDrops, "strict", false, "refuse (exit 3, nothing written) a source with data the outputs would not carry (the report's \"dropped\" list)")
+	addBudgetFlags(f, &o.budget)
 	addBuildStepFlags(f, &o.bs)
 	return cmd
 }
@@ -186,6 +188,9 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	}
 	opts.KeepNodes = o.keep
 	opts.Strict = o.noDrops
+	if err := o.budget.apply(cmd.Flags(), &opts.Budget); err != nil {
+		return usageError("cook: %v", err)
+	}
 	if err := opts.Validate(); err != nil {
 		return usageError("cook: %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 )
 
 type importOptions struct {
+	budget        budgetFlags
 	out           string
 	assetType     string
 	virtualRoot   string
@@ -95,6 +96,7 @@ written, exits 3 naming the file.`,
 	f.BoolVar(&o.includeHidden, "include-hidden", false, "let hidden FBX nodes be selected")
 	f.BoolVar(&o.force, "force", false, "replace existing output files")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accepted for compatibility (meshcook never prompts)")
+	addBudgetFlags(f, &o.budget)
 	return cmd
 }
 
@@ -148,6 +150,9 @@ func runImport(cmd *cobra.Command, src string, o importOptions, stdout, stderr i
 		Mesh: o.mesh, IncludeHidden: o.includeHidden, NormalMode: mode, AreaEpsilon: o.areaEps,
 		DefaultColor: color, IgnoreColors: o.ignoreColors, FlipWinding: o.flipWinding,
 		Static: at == nwb.AssetMesh, Scale: o.scale, PreserveSpace: o.preserveSpace, Local: o.local,
+	}
+	if err := o.budget.apply(cmd.Flags(), &opts.Budget); err != nil {
+		return usageError("import: %v", err)
 	}
 	source, err := convert.Load(src, opts)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/meshcook/meshcook/internal/budget"
 )
 
 // Version is meshcook's version, printed by `meshcook version`.
@@ -17,6 +19,7 @@ const Version = "0.1.0"
 
 // Main runs the CLI on the process's arguments and standard streams.
 func Main() int {
+	setMemoryLimit(budget.DefaultMemory)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
