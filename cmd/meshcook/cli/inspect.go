@@ -76,7 +76,10 @@ measured from the file: the sampled symmetric Hausdorff distance between
 LOD0 and the level, relative to the mesh's bounding-box diagonal.
 A skinned .hmesh shows its skeleton (joint count, root joints); a .hmat
 every texture ref; a .hanim each clip's name, duration and channels; a
-.ktx2 its format (sRGB or UNORM), size and mip levels.
+.ktx2 its format (sRGB or UNORM), size and mip levels. A source (.gltf,
+.glb, .fbx) is imported as a cook would import it and summarized: draws
+before and after merging, triangles, materials, skin, morph targets,
+clips, and what the cook would drop.
 
 --png OUT.png draws a picture instead (docs/preview.md) of a .hmesh, a
 .msh7, a mesh payload (.payload, .skmv), a mesh resource of a .cnb world

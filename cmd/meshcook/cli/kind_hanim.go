@@ -30,7 +30,9 @@ type clipSummary struct {
 	Translation int `json:"translation"`
 	Rotation    int `json:"rotation"`
 	Scale       int `json:"scale"`
-	Step        int `json:"step"`
+	// Weights counts morph-weight channels (path 3, one per submesh).
+	Weights int `json:"weights"`
+	Step    int `json:"step"`
 }
 
 // hanimKind reads .hanim clips. validate also checks every channel's joint
@@ -61,8 +63,8 @@ func hanimKind() fileKind {
 			s := summarizeHAnim(path, clips)
 			fmt.Fprintf(w, "%s: hanim v1, %d clips\n", path, len(s.Clips))
 			for i, c := range s.Clips {
-				fmt.Fprintf(w, "  [%d] %q %.4gs: %d channels (%d translation, %d rotation, %d scale; %d step) on %d joints, %d keys\n",
-					i, c.Name, c.Duration, c.Channels, c.Translation, c.Rotation, c.Scale, c.Step, c.Joints, c.Keys)
+				fmt.Fprintf(w, "  [%d] %q %.4gs: %d channels (%d translation, %d rotation, %d scale, %d morph weights; %d step) on %d joints, %d keys\n",
+					i, c.Name, c.Duration, c.Channels, c.Translation, c.Rotation, c.Scale, c.Weights, c.Step, c.Joints, c.Keys)
 			}
 			return nil
 		},
@@ -87,6 +89,15 @@ func checkClipJoints(path string, clips []hanim.Clip) error {
 	if err := hanim.CheckJoints(clips, len(f.Joints)); err != nil {
 		return fmt.Errorf("against %s: %w", sib, err)
 	}
+	targets := make([]int, len(f.Submeshes))
+	if f.Morphs != nil {
+		for i, r := range f.Morphs.Ranges {
+			targets[i] = int(r.Count)
+		}
+	}
+	if err := hanim.CheckTargets(clips, targets); err != nil {
+		return fmt.Errorf("against %s: %w", sib, err)
+	}
 	return nil
 }
 
@@ -97,8 +108,12 @@ func summarizeHAnim(path string, clips []hanim.Clip) hanimSummary {
 		joints := map[uint32]bool{}
 		for _, h := range c.Channels {
 			cs.Keys += len(h.Times)
-			joints[h.Joint] = true
+			if h.Path != mesh.PathWeights {
+				joints[h.Joint] = true
+			}
 			switch h.Path {
+			case mesh.PathWeights:
+				cs.Weights++
 			case mesh.PathTranslation:
 				cs.Translation++
 			case mesh.PathRotation:

@@ -33,7 +33,8 @@ type fileKind struct {
 
 // fileKinds lists every kind, magic-recognised kinds first.
 func fileKinds() []fileKind {
-	return []fileKind{hmeshKind(), hmatKind(), msh7Kind(), nwbKind(), hanimKind(), ktx2Kind(), meshpackKind(), cnbKind(), cnbCacheKind(), skinnedPayloadKind(), lockKind(), payloadKind()}
+	return []fileKind{hmeshKind(), hmatKind(), msh7Kind(), nwbKind(), hanimKind(), ktx2Kind(), meshpackKind(), cnbKind(), cnbCacheKind(), skinnedPayloadKind(), lockKind(),
+		sourceKind("gltf", []byte("glTF"), ".gltf", ".glb"), sourceKind("fbx", []byte("Kaydara FBX Binary"), ".fbx"), payloadKind()}
 }
 
 // detectKind finds the kind of a file by magic, then by extension.

@@ -26,8 +26,12 @@ func newValidateCmd(stdout io.Writer) *cobra.Command {
 		Short: "Check cooked files structurally and semantically",
 		Long: `Validate reads each file with its format's reader (recognised by magic or
 extension; see docs/formats/) and checks every range, index and count.
-It prints one line per file and exits 3 when any file fails.`,
+Sources (.gltf, .glb, .fbx, .nwb) are imported as a cook would import
+them, so a source fails exactly where a cook would refuse it (what a cook
+would drop is listed by inspect). It prints one line per file and exits 3
+when any file fails.`,
 		Example: `  meshcook validate out/models/chair.hmesh out/models/chair.hmat
+  meshcook validate assets/models/*.glb assets/characters/hero.fbx
   meshcook validate --json out/*.hmesh`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
