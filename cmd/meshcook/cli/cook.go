@@ -91,7 +91,10 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
   meshcook cook assets -o build --lods ""
 
   # a world from a project file, in 256 MiB blobs
-  meshcook cook game/meshcook.json -o build/world --blob-ceiling 256MiB`,
+  meshcook cook game/meshcook.json -o build/world --blob-ceiling 256MiB
+
+  # a picture of every cooked mesh for CI artifacts (docs/preview.md)
+  meshcook cook assets -o build --png-dir build/previews`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("cook: name at least one source file or folder")

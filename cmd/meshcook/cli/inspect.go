@@ -119,7 +119,7 @@ beside it. The same file and flags always give the same PNG bytes.`,
 				if asJSON || dump {
 					return usageError("inspect: --png writes a picture; drop --json/--dump")
 				}
-				return runInspectPNG(cmd.Context(), args[0], pf)
+				return runInspectPNG(cmd.Context(), stdout, args[0], pf)
 			}
 			if err := pngOnlyFlags(cmd); err != nil {
 				return err

@@ -87,8 +87,9 @@ func (p pngFlags) options() (preview.Options, error) {
 	return o, nil
 }
 
-// runInspectPNG draws the file named by path into p.out.
-func runInspectPNG(ctx context.Context, path string, p pngFlags) error {
+// runInspectPNG draws the file named by path into p.out and prints one
+// line naming the picture and its size.
+func runInspectPNG(ctx context.Context, stdout io.Writer, path string, p pngFlags) error {
 	o, err := p.options()
 	if err != nil {
 		return err
@@ -143,6 +144,7 @@ func runInspectPNG(ctx context.Context, path string, p pngFlags) error {
 	if err := atomicfile.Write(p.out, buf.Bytes()); err != nil {
 		return withCode(ExitOutput, fmt.Errorf("inspect: %s: %w", p.out, unwrapPath(err)))
 	}
+	fmt.Fprintf(stdout, "%s: %d×%d pixels, %d bytes\n", p.out, img.Bounds().Dx(), img.Bounds().Dy(), buf.Len())
 	return nil
 }
 
@@ -380,6 +382,12 @@ func pngPack(ctx context.Context, b []byte, entry string, o preview.Options) (*i
 // warning; a picture that cannot be written is an output error.
 func writePreviews(ctx context.Context, rep *cook.Report, dir string, stderr io.Writer) error {
 	o := preview.DefaultOptions()
+	drawn, changed := 0, 0
+	defer func() {
+		if drawn > 0 {
+			fmt.Fprintf(stderr, "previews: %d pictures (%d changed) in %s\n", drawn, changed, dir)
+		}
+	}()
 	for _, out := range rep.Outputs {
 		if out.Kind != "hmesh" && out.Kind != "msh7" {
 			continue
@@ -406,8 +414,13 @@ func writePreviews(ctx context.Context, rep *cook.Report, dir string, stderr io.
 			return withCode(ExitOutput, err)
 		}
 		dst := filepath.Join(dir, filepath.FromSlash(out.Name)+".png")
-		if _, err := atomicfile.WriteIfChanged(dst, buf.Bytes()); err != nil {
+		ch, err := atomicfile.WriteIfChanged(dst, buf.Bytes())
+		if err != nil {
 			return withCode(ExitOutput, fmt.Errorf("cook: --png-dir: %s: %w", dst, unwrapPath(err)))
+		}
+		drawn++
+		if ch {
+			changed++
 		}
 	}
 	return nil

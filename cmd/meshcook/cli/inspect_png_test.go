@@ -3,12 +3,14 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,8 +30,9 @@ func goldenPNGDir(t testing.TB) string {
 func inspectPNG(t *testing.T, file string, args ...string) []byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "p.png")
-	code, _, stderr := run(t, append([]string{"inspect", file, "--png", out}, args...)...)
+	code, stdout, stderr := run(t, append([]string{"inspect", file, "--png", out}, args...)...)
 	require.Equal(t, ExitOK, code, "inspect %s --png %v: %s", file, args, stderr)
+	require.Regexp(t, `^.*p\.png: \d+×\d+ pixels, \d+ bytes\n$`, stdout)
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)
 	_, err = png.Decode(bytes.NewReader(b))
@@ -210,9 +213,17 @@ func TestCookPNGDir(t *testing.T) {
 	require.Equal(t, ExitOK, code, stderr)
 	code, _, stderr = run(t, "cook", samplesDir(t), "-o", out, "--target", "hmesh,msh7", "--png-dir", pics)
 	require.Equal(t, ExitOK, code, stderr)
+	meshes := 0
+	for name := range readTree(t, out) {
+		if strings.HasSuffix(name, ".hmesh") || strings.HasSuffix(name, ".msh7") {
+			meshes++
+		}
+	}
+	assert.Contains(t, stderr, fmt.Sprintf("previews: %d pictures (%d changed) in %s", meshes, meshes, pics))
 	assert.Equal(t, readTree(t, plain), readTree(t, out), "--png-dir changed a cooked output")
 
 	got := readTree(t, pics)
+	assert.Len(t, got, meshes)
 	for _, name := range []string{"box.hmesh", "models/chair.hmesh", "strips.hmesh", "terrain.hmesh", "box.0.msh7", "terrain.0.msh7"} {
 		require.Contains(t, got, name+".png")
 		assert.Equal(t, inspectPNG(t, filepath.Join(out, filepath.FromSlash(name))), got[name+".png"], name)
@@ -224,6 +235,7 @@ func TestCookPNGDir(t *testing.T) {
 	require.NoError(t, err)
 	code, _, stderr = run(t, "cook", samplesDir(t), "-o", out, "--target", "hmesh,msh7", "--png-dir", pics)
 	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stderr, fmt.Sprintf("previews: %d pictures (0 changed) in %s", meshes, pics))
 	st2, err := os.Stat(filepath.Join(pics, "box.hmesh.png"))
 	require.NoError(t, err)
 	assert.Equal(t, st.ModTime(), st2.ModTime(), "an unchanged picture was rewritten")
