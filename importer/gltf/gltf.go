@@ -164,6 +164,7 @@ type importer struct {
 	maxImage               int            // bytes per image
 	decodedLeft            int            // bytes meshopt views may still decompress to
 	decoded                map[int][]byte // decompressed meshopt buffer views
+	uvs                    []materialUV   // per material: KHR_texture_transform to bake
 
 	skin *skinInfo // exported skin (skin 0), nil when none
 
@@ -213,6 +214,9 @@ func (im *importer) run(data []byte) (*mesh.Scene, error) {
 	if err := im.imageData(scene.Images, scene.Materials); err != nil {
 		return nil, err
 	}
+	if im.uvs, err = im.materialUVs(); err != nil {
+		return nil, err
+	}
 	// skeleton, nodes → submeshes, animations
 	parent, err := im.parents()
 	if err != nil {
@@ -231,6 +235,8 @@ func (im *importer) run(data []byte) (*mesh.Scene, error) {
 	if scene.Submeshes, err = im.submeshes(insts); err != nil {
 		return nil, err
 	}
+	im.dropExtensions(scene)
+	im.dropUVs(scene)
 	scene.Drop(im.skippedLines, "points/lines primitives")
 	scene.Drop(im.truncated, "trailing indices of primitives whose index count is not a multiple of 3 (primitives)")
 	if n := len(im.doc.Skins); n > 1 {

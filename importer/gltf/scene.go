@@ -199,6 +199,7 @@ func (im *importer) submeshes(insts []instance) ([]mesh.Submesh, error) {
 			}
 			sm.Name = fmt.Sprintf("%s/%d", name, p)
 			im.restWeights(&sm, in.node)
+			im.bakeUV(&sm)
 			out = append(out, sm)
 			im.subNode = append(im.subNode, in.node)
 			im.subSkinned = append(im.subSkinned, in.skinned)
