@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build test vet lint bench bench-compare bench-png bench-farm fuzz samples cook-samples clean
+.PHONY: all build test vet lint bench bench-compare bench-png bench-farm bench-e2e fuzz samples cook-samples clean
 
 all: build test
 
@@ -38,6 +38,11 @@ bench-compare:
 # cold cook vs a second machine served by the remote.
 bench-farm:
 	$(GO) test ./cmd/meshcook/cli -run '^$$' -bench FarmCorpus -benchtime $(or $(BENCHTIME),1x)
+
+# Whole-process cook vs gltfpack (npm, WASM) side by side; see bench/e2e/README.md.
+bench-e2e: build
+	npm ci --prefix bench/e2e --no-audit --no-fund
+	$(GO) run ./bench/e2e -meshcook bin/meshcook $(E2E_FLAGS)
 
 # Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
 fuzz:

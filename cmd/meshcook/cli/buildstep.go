@@ -33,6 +33,7 @@ type buildStepFlags struct {
 	remoteTimeout time.Duration
 
 	start time.Time
+	mem   *memSampler // --stats only
 }
 
 func addBuildStepFlags(f *pflag.FlagSet, b *buildStepFlags) {
@@ -43,7 +44,7 @@ func addBuildStepFlags(f *pflag.FlagSet, b *buildStepFlags) {
 	f.BoolVar(&b.dryRun, "dry-run", false, "cook through the cache but write no output and no depfile; --json lists every output a cook would write")
 	f.StringVar(&b.depfile, "depfile", "", "write a Makefile-syntax depfile: every output and each input file it read")
 	f.BoolVarP(&b.quiet, "quiet", "q", false, "no progress bar and no per-asset log lines")
-	f.BoolVar(&b.stats, "stats", false, "print a summary table: stage times, cache hits and misses, bytes written")
+	f.BoolVar(&b.stats, "stats", false, "print a summary table: stage times, cache hits and misses, bytes written, peak memory")
 	f.StringVar(&b.remote, "remote-cache", "", "shared cache under the local one, over Bazel's HTTP cache protocol (URL/ac/, URL/cas/); a failing server only costs time")
 	f.StringArrayVar(&b.remoteHeaders, "remote-header", nil, "header sent to the remote cache, as Name=Value (repeatable; e.g. Authorization=Bearer ...)")
 	f.DurationVar(&b.remoteTimeout, "remote-timeout", cook.DefaultRemoteTimeout, "bound on each remote cache request, body included")
@@ -63,6 +64,9 @@ func (b *buildStepFlags) plan(args []string) ([]cook.Job, error) {
 // terminal) or the one-line-per-asset log (it is not), unless --quiet.
 func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, progress bool, stderr io.Writer) error {
 	b.start = time.Now()
+	if b.stats {
+		b.mem = startMemSampler()
+	}
 	opts.Check = b.check
 	opts.DryRun = b.dryRun
 	if b.check && b.dryRun {
@@ -169,6 +173,9 @@ func (b *buildStepFlags) finish(rep *cook.Report, jobs []cook.Job, asJSON bool, 
 			w = stderr
 		}
 		printStats(w, rep, len(jobs), time.Since(b.start))
+		if b.mem != nil {
+			b.mem.Stop(w)
+		}
 	}
 	if b.check && len(rep.Check) > 0 {
 		if !asJSON {

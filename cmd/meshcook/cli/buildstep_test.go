@@ -68,7 +68,7 @@ func TestCookLogsAndCacheReport(t *testing.T) {
 	if code != ExitOK || !strings.Contains(stderr, "cached models/chair") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"meshlets", "jobs:          4 (4 cache hits, 0 misses, 0 failed)", "bytes written: 0"} {
+	for _, want := range []string{"meshlets", "jobs:          4 (4 cache hits, 0 misses, 0 failed)", "bytes written: 0", "peak Go heap:", "allocated:"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("--stats lacks %q:\n%s", want, stdout)
 		}
