@@ -101,33 +101,49 @@ func OptimizeVertexCache(indices []uint32, vertexCount int) []uint32 {
 	return out
 }
 
-// vcacheTri is one triangle of the search: its corners and its score (the
-// sum of its vertices' scores), together so that one memory access reaches
-// both.
+// vcacheTri is one triangle of the search: its corners and, per corner,
+// its place in that vertex's live list (so removing it is O(1)).
 type vcacheTri struct {
-	v     [3]uint32
-	score float32
+	v    [3]uint32
+	slot [3]uint32
 }
 
-// vcacheVert is one vertex of the search: its live triangles are
-// adj[first : first+live]; it is in the FIFO while misses-stamp <=
+// vcacheVert is one vertex of the search (its score is kept apart): its
+// live triangles are adj[first : first+live]; it is in the FIFO while misses-stamp <=
 // vcacheSize (unsigned arithmetic).
 type vcacheVert struct {
 	first, live uint32
-	score       float32
 	stamp       uint32
 }
 
+// vcacheCandidates bounds how many live triangles of one cached vertex
+// are compared per step: the first vcacheCandidates of its live list.
+// Every step then costs O(vcacheSize·vcacheCandidates) whatever the
+// valence, so the search is linear in the triangle count (without the
+// bound, a vertex used by n triangles costs O(n) per step it stays
+// cached: quadratic on a fan). Authored and scanned meshes rarely have a
+// vertex with more live triangles, so their order does not change.
+const vcacheCandidates = 32
+
+// optimizeVertexCache is the greedy search.
 func optimizeVertexCache(indices []uint32, vertexCount int, tables *vcacheTables) []uint32 {
+	out, _ := greedyVertexCache(indices, vertexCount, tables)
+	return out
+}
+
+// greedyVertexCache is the greedy search; work counts the live-list
+// entries it visited (candidate comparisons and removals), the invariant
+// the complexity tests bound.
+func greedyVertexCache(indices []uint32, vertexCount int, tables *vcacheTables) (out []uint32, work int) {
 	triCount := len(indices) / 3
-	out := make([]uint32, 0, triCount*3)
+	out = make([]uint32, 0, triCount*3)
 	for _, v := range indices[:triCount*3] {
 		if int(v) >= vertexCount {
-			return append(out, indices[:triCount*3]...)
+			return append(out, indices[:triCount*3]...), 0
 		}
 	}
 	if triCount == 0 {
-		return out
+		return out, 0
 	}
 
 	// Renumber triangles by their lowest vertex (stable counting sort), and
@@ -162,20 +178,19 @@ func optimizeVertexCache(indices []uint32, vertexCount int, tables *vcacheTables
 	}
 	adj := make([]uint32, offset)
 	for t := range tris {
-		for _, v := range tris[t].v {
+		for k, v := range tris[t].v {
+			tris[t].slot[k] = start[v] - verts[v].first
 			adj[start[v]] = uint32(t)
 			start[v]++
 		}
 	}
 
-	// Initial scores; nothing is in the FIFO.
+	// Initial scores; nothing is in the FIFO. A triangle's score is the
+	// sum of its vertices' current scores, added up when it is compared.
+	scores := make([]float32, vertexCount) // apart from verts: three are read per candidate
 	for v := range verts {
-		verts[v].score = tables.score(-1, verts[v].live)
+		scores[v] = tables.score(-1, verts[v].live)
 		verts[v].stamp = ^uint32(vcacheSize)
-	}
-	for t := range tris {
-		v := tris[t].v
-		tris[t].score = verts[v[0]].score + verts[v[1]].score + verts[v[2]].score
 	}
 	emitted := make([]bool, triCount)
 
@@ -211,46 +226,39 @@ func optimizeVertexCache(indices []uint32, vertexCount int, tables *vcacheTables
 				n++
 			}
 		}
-		// Remove the emitted triangle from its vertices' live lists.
-		for _, v := range tv {
-			vt := &verts[v]
-			list := adj[vt.first : vt.first+vt.live]
-			for i, t := range list {
-				if t == uint32(current) {
-					list[i] = list[len(list)-1]
-					break
-				}
-			}
-			vt.live--
+		// Remove the emitted triangle from its vertices' live lists: the
+		// last entry takes its slot.
+		for k, v := range tv {
+			removeLive(tris, verts, adj, uint32(current), k, v)
+			work++
 		}
 
-		// Rescore everything that was or is in the cache and its triangles;
-		// pick the best live triangle adjacent to the new cache by score
-		// less the FIFO miss penalty (ties: the lowest number). A triangle
-		// is compared as soon as one of its vertices is rescored, before
-		// its later vertices are: like meshoptimizer, and the tables are
-		// tuned for it (comparing only final scores raises ACMR by 3-4% on
-		// the bench meshes).
+		// Rescore everything that was or is in the cache; pick the best
+		// live triangle adjacent to the new cache by score less the FIFO
+		// miss penalty (ties: the lowest number). A triangle is compared
+		// as soon as one of its vertices is rescored, before its later
+		// vertices are: like meshoptimizer, and the tables are tuned for
+		// it (comparing only final scores raises ACMR by 3-4% on the
+		// bench meshes).
 		best, bestScore := -1, float32(0)
 		for i, v := range next[:n] {
-			pos := i
-			if i >= vcacheSize {
-				pos = -1 // pushed out
-			}
 			vt := &verts[v]
-			ns := tables.score(pos, vt.live)
-			delta := ns - vt.score
-			vt.score = ns
-			for _, t := range adj[vt.first : vt.first+vt.live] {
-				tr := &tris[t]
-				s := tr.score + delta
-				tr.score = s
+			if i >= vcacheSize {
+				scores[v] = tables.score(-1, vt.live) // pushed out
+				continue
+			}
+			scores[v] = tables.score(i, vt.live)
+			list := adj[vt.first : vt.first+min(vt.live, vcacheCandidates)]
+			work += len(list)
+			for _, t := range list {
+				u := &tris[t].v
+				s := scores[u[0]] + scores[u[1]] + scores[u[2]]
 				// The penalty only lowers s: skip triangles that lose anyway.
-				if pos < 0 || (best >= 0 && (s < bestScore || (s == bestScore && int(t) > best))) {
+				if best >= 0 && (s < bestScore || (s == bestScore && int(t) > best)) {
 					continue
 				}
-				for _, u := range tr.v {
-					if misses-verts[u].stamp > vcacheSize {
+				for _, w := range u {
+					if misses-verts[w].stamp > vcacheSize {
 						s -= tables.missPenalty
 					}
 				}
@@ -273,7 +281,28 @@ func optimizeVertexCache(indices []uint32, vertexCount int, tables *vcacheTables
 		}
 		current = best
 	}
-	return out
+	return out, work
+}
+
+// removeLive takes triangle t, whose corner k is vertex v, out of v's live
+// list: the list's last entry moves into its slot.
+func removeLive(tris []vcacheTri, verts []vcacheVert, adj []uint32, t uint32, k int, v uint32) {
+	vt := &verts[v]
+	vt.live--
+	slot, last := tris[t].slot[k], vt.live
+	moved := adj[vt.first+last]
+	adj[vt.first+slot] = moved
+	// The moved entry's corner at v is the one whose slot was last (a
+	// degenerate triangle can use v at two corners; a removed corner's
+	// slot is cleared, so it never matches).
+	mt := &tris[moved]
+	for c := range mt.v {
+		if mt.v[c] == v && mt.slot[c] == last {
+			mt.slot[c] = slot
+			break
+		}
+	}
+	tris[t].slot[k] = ^uint32(0) // removed: matches no list position
 }
 
 // nextDeadEnd pops recently used vertices until one still has a live

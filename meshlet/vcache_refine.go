@@ -51,6 +51,13 @@ const (
 	vcacheBacktrack   = 16
 )
 
+// vcacheUsesMax bounds the triangles of a refetched vertex whose
+// positions are searched for earlier uses: a vertex with more is not a
+// refetch the pass tries to remove. Scanning all uses of every refetch
+// costs O(valence) each, quadratic in the valence of a fan's centre;
+// authored and scanned meshes have no vertex near this many triangles.
+const vcacheUsesMax = 64
+
 // vcacheRefiner holds an order being refined. For every position p it
 // keeps the misses of the triangle there and the FIFO state before it.
 // The cache holds exactly the last vcacheSize vertices that missed (a
@@ -84,6 +91,9 @@ type vcacheRefiner struct {
 	runID           []uint32
 	targets         []int
 	lastStart       int
+	// work counts use-list entries scanned and triangles simulated, the
+	// invariant the complexity tests bound.
+	work int
 }
 
 // vcacheNone pads the log before the first miss; no vertex has its number.
@@ -207,8 +217,13 @@ func (r *vcacheRefiner) movesAt(p int) bool {
 		if inState(st, v) {
 			continue
 		}
+		uses := r.adj[r.first[v]:r.first[v+1]]
+		if len(uses) > vcacheUsesMax {
+			continue // see vcacheUsesMax
+		}
 		near := -1
-		for _, t := range r.adj[r.first[v]:r.first[v+1]] {
+		r.work += len(uses)
+		for _, t := range uses {
 			k := int(r.pos[t])
 			if k < p && k >= p-vcacheWindow {
 				targets = appendTarget(targets, k+1)
@@ -406,6 +421,7 @@ func (r *vcacheRefiner) reject() bool {
 
 // step simulates triangle t and returns its misses.
 func (r *vcacheRefiner) step(t [3]uint32) uint8 {
+	r.work++
 	m := uint8(0)
 	for _, v := range t {
 		if r.clock-r.stamp[v] > vcacheSize {
