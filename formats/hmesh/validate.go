@@ -28,8 +28,9 @@ const (
 // when the File came from bytes (Decode), so errors carry exact offsets;
 // it is nil for an in-memory File and errors then have Offset -1.
 type validator struct {
-	f    *File
-	base map[FourCC]int64
+	f       *File
+	base    map[FourCC]int64
+	scratch []tri // coverage's sort buffer
 }
 
 func (v *validator) errf(id FourCC, rel int64, format string, args ...any) error {
@@ -346,6 +347,44 @@ func sortedTri(a, b, c uint32) tri {
 	return tri{a, b, c}
 }
 
+// sortTris sorts ts (each sorted within, corners below vertexCount) in
+// cmpTri order: a counting sort by the smallest corner into scratch, then
+// each run of equal smallest corners by the other two, which is linear in
+// the triangle count for meshes of bounded valence where a comparison sort
+// is O(n log n). It returns the sorted slice and the spare buffer.
+func sortTris(ts, scratch []tri, vertexCount int) (sorted, spare []tri) {
+	for _, t := range ts {
+		if int(t[2]) >= vertexCount {
+			slices.SortFunc(ts, cmpTri) // not reached after v.indices
+			return ts, scratch
+		}
+	}
+	start := make([]uint32, vertexCount+1)
+	for _, t := range ts {
+		start[t[0]+1]++
+	}
+	for i := 1; i <= vertexCount; i++ {
+		start[i] += start[i-1]
+	}
+	scratch = slices.Grow(scratch[:0], len(ts))[:len(ts)]
+	for _, t := range ts {
+		scratch[start[t[0]]] = t
+		start[t[0]]++
+	}
+	lo := 0
+	for lo < len(scratch) {
+		hi := lo + 1
+		for hi < len(scratch) && scratch[hi][0] == scratch[lo][0] {
+			hi++
+		}
+		if run := scratch[lo:hi]; len(run) > 1 {
+			slices.SortFunc(run, cmpTri)
+		}
+		lo = hi
+	}
+	return scratch, ts
+}
+
 func cmpTri(x, y tri) int {
 	if c := cmp.Compare(x[0], y[0]); c != 0 {
 		return c
@@ -391,8 +430,8 @@ func (v *validator) coverage() error {
 		if len(want) != len(got) {
 			return v.errf(ChunkSUBM, rel, "submesh %d: its meshlets hold %d triangles, its index range %d", s, len(got), len(want))
 		}
-		slices.SortFunc(want, cmpTri)
-		slices.SortFunc(got, cmpTri)
+		want, v.scratch = sortTris(want, v.scratch, len(f.Vertices))
+		got, v.scratch = sortTris(got, v.scratch, len(f.Vertices))
 		for i := range want {
 			if want[i] != got[i] {
 				return v.errf(ChunkSUBM, rel, "submesh %d: its meshlets do not hold exactly its triangles (first difference: indices %v, meshlets %v)", s, want[i], got[i])
