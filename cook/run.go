@@ -242,8 +242,12 @@ feed:
 
 func roundMS(ms float64) float64 { return float64(int64(ms*1000+0.5)) / 1000 }
 
-// stopwatch accumulates wall time per stage for one job.
+// stopwatch accumulates wall time per stage for one job. Stages of one
+// job can run at once on several goroutines (process): each adds its own
+// time, so a stage's figure is summed over them and the stages of a job
+// can add up to more than its wall time.
 type stopwatch struct {
+	mu    sync.Mutex
 	ms    map[string]float64
 	stage string
 	start time.Time
@@ -251,7 +255,8 @@ type stopwatch struct {
 
 func newStopwatch() *stopwatch { return &stopwatch{ms: map[string]float64{}} }
 
-// Begin ends the running stage (if any) and starts the named one.
+// Begin ends the running stage (if any) and starts the named one: the
+// sequential stages of the job's own goroutine.
 func (s *stopwatch) Begin(stage string) {
 	s.End()
 	s.stage, s.start = stage, time.Now()
@@ -260,7 +265,27 @@ func (s *stopwatch) Begin(stage string) {
 // End stops the running stage.
 func (s *stopwatch) End() {
 	if s.stage != "" {
-		s.ms[s.stage] += float64(time.Since(s.start).Microseconds()) / 1000
+		s.add(s.stage, time.Since(s.start))
 		s.stage = ""
 	}
 }
+
+// Start times one piece of a stage on any goroutine until Stop.
+func (s *stopwatch) Start(stage string) stageTimer {
+	return stageTimer{s, stage, time.Now()}
+}
+
+func (s *stopwatch) add(stage string, d time.Duration) {
+	s.mu.Lock()
+	s.ms[stage] += float64(d.Microseconds()) / 1000
+	s.mu.Unlock()
+}
+
+// stageTimer is one running piece of a stage (stopwatch.Start).
+type stageTimer struct {
+	sw    *stopwatch
+	stage string
+	start time.Time
+}
+
+func (t stageTimer) Stop() { t.sw.add(t.stage, time.Since(t.start)) }
