@@ -7,6 +7,7 @@ import (
 
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/ktx2"
+	"github.com/meshcook/meshcook/internal/par"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -129,6 +130,22 @@ func packTextures(job Job, c *cooked) ([]outputFile, []string) {
 		return nil, nil
 	}
 	leaves := imageLeaves(scene)
+	// Encode every used image at once (up to GOMAXPROCS); the loop below
+	// takes the results in image order.
+	type encoded struct {
+		b   []byte
+		err error
+	}
+	enc := make([]encoded, len(scene.Images))
+	par.Each(len(scene.Images), func(img int) {
+		if u := uses[img]; u != nil && scene.Images[img].Data != nil {
+			kind := ktx2.KindData
+			if u.color {
+				kind = ktx2.KindColor
+			}
+			enc[img].b, enc[img].err = ktx2.FromImage(scene.Images[img].Data, kind, KTXWriter)
+		}
+	})
 	var out []outputFile
 	var warnings []string
 	for img := range scene.Images {
@@ -138,9 +155,7 @@ func packTextures(job Job, c *cooked) ([]outputFile, []string) {
 		}
 		im := scene.Images[img]
 		label := fmt.Sprintf("image %d (%s)", img, leaves[img])
-		kind := ktx2.KindData
 		if u.color {
-			kind = ktx2.KindColor
 			if u.data {
 				warnings = append(warnings, fmt.Sprintf("%s is used as color and as data (%s); written as sRGB color", label, strings.Join(u.slots, ", ")))
 			}
@@ -149,7 +164,7 @@ func packTextures(job Job, c *cooked) ([]outputFile, []string) {
 			warnings = append(warnings, fmt.Sprintf("%s: no image bytes were loaded (uri %q); no .ktx2 written, the .hmat ref is kept", label, im.URI))
 			continue
 		}
-		b, err := ktx2.FromImage(im.Data, kind, KTXWriter)
+		b, err := enc[img].b, enc[img].err
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: %v; no .ktx2 written, the .hmat ref is kept", label, err))
 			continue
