@@ -6,10 +6,14 @@ import (
 
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/hmesh"
+	"github.com/meshcook/meshcook/internal/par"
 	"github.com/meshcook/meshcook/mesh"
 )
 
 // This file adapts a cooked scene to the .hmesh v2 and .hmat v1 structs.
+
+// kPackChunk is the element count of one parallel chunk when packing.
+const kPackChunk = 1 << 16
 
 // packHMesh builds the .hmesh and its companion .hmat for one job.
 func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
@@ -29,32 +33,58 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 	slots, order := hmat.Slots(used)
 	var err error
 
-	allTangents := true
-	var all []mesh.Vec3
-	bases := make([]uint32, len(scene.Submeshes)) // first VTXS vertex of each submesh
+	// Every array's size is known: allocate each once, then fill each
+	// submesh's ranges, the per-element work in parallel chunks.
+	n := len(scene.Submeshes)
+	bases := make([]uint32, n) // first VTXS vertex of each submesh
+	var nv, ni, nm, nmv, nmt int
 	for i := range scene.Submeshes {
 		s := &scene.Submeshes[i]
-		base := uint32(len(f.Vertices))
-		bases[i] = base
+		bases[i] = uint32(nv)
+		nv, ni = nv+len(s.Positions), ni+len(s.Indices)
+		r := &c.meshlets[i]
+		nm, nmv, nmt = nm+len(r.Meshlets), nmv+len(r.Vertices), nmt+len(r.Triangles)
+	}
+	f.Vertices = make([]hmesh.Vertex, nv)
+	f.Indices = make([]uint32, ni)
+	f.Meshlets = make([]hmesh.Meshlet, 0, nm)
+	f.MeshletVertices = make([]uint32, 0, nmv)
+	f.MeshletTriangles = make([]uint8, 0, nmt)
+	f.MeshletBounds = make([]hmesh.MeshletBounds, 0, nm)
+	f.Submeshes = make([]hmesh.SubMesh, 0, n)
+	subBounds := make([]mesh.Bounds, n)
+	par.Each(n, func(i int) { subBounds[i] = mesh.ComputeBounds(scene.Submeshes[i].Positions, nil) })
+
+	allTangents := true
+	firstIndex := 0
+	for i := range scene.Submeshes {
+		s := &scene.Submeshes[i]
+		base := bases[i]
 		if len(s.Tangents) != len(s.Positions) {
 			allTangents = false
 		}
-		for v := range s.Positions {
-			f.Vertices = append(f.Vertices, gpuVertex(s, v))
-		}
-		all = append(all, s.Positions...)
+		verts := f.Vertices[base : int(base)+len(s.Positions)]
+		par.Ranges(len(verts), kPackChunk, func(_, lo, hi int) {
+			for v := lo; v < hi; v++ {
+				verts[v] = gpuVertex(s, v)
+			}
+		})
+		idx := f.Indices[firstIndex : firstIndex+len(s.Indices)]
+		par.Ranges(len(idx), kPackChunk, func(_, lo, hi int) {
+			for k := lo; k < hi; k++ {
+				idx[k] = s.Indices[k] + base
+			}
+		})
 
-		sub := hmesh.SubMesh{
-			FirstIndex:   uint32(len(f.Indices)),
+		f.Submeshes = append(f.Submeshes, hmesh.SubMesh{
+			FirstIndex:   uint32(firstIndex),
 			IndexCount:   uint32(len(s.Indices)),
 			FirstMeshlet: uint32(len(f.Meshlets)),
 			MeshletCount: uint32(len(c.meshlets[i].Meshlets)),
 			MaterialSlot: slots[i],
-			Bounds:       hmeshBounds(mesh.ComputeBounds(s.Positions, nil)),
-		}
-		for _, ix := range s.Indices {
-			f.Indices = append(f.Indices, ix+base)
-		}
+			Bounds:       hmeshBounds(subBounds[i]),
+		})
+		firstIndex += len(s.Indices)
 		r := c.meshlets[i]
 		vbase := uint32(len(f.MeshletVertices))
 		tbase := uint32(len(f.MeshletTriangles) / 3)
@@ -75,7 +105,6 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 				Center: b.Center, Radius: b.Radius, ConeAxis: b.ConeAxis, ConeCutoff: b.ConeCutoff,
 			})
 		}
-		f.Submeshes = append(f.Submeshes, sub)
 	}
 	packLODs(f, c, bases, len(opts.LOD.Ratios))
 	if f.Morphs, err = packMorphs(scene, bases, len(f.Vertices)); err != nil {
@@ -84,7 +113,15 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 	if allTangents && len(scene.Submeshes) > 0 {
 		f.Desc.Flags |= hmesh.FlagHasTangents
 	}
-	f.Bounds = hmeshBounds(mesh.ComputeBounds(all, nil))
+	if n == 1 {
+		f.Bounds = hmeshBounds(subBounds[0]) // the same positions
+	} else {
+		all := make([]mesh.Vec3, 0, nv)
+		for i := range scene.Submeshes {
+			all = append(all, scene.Submeshes[i].Positions...)
+		}
+		f.Bounds = hmeshBounds(mesh.ComputeBounds(all, nil))
+	}
 	if err := packSkin(f, scene); err != nil {
 		return nil, err
 	}
@@ -124,7 +161,14 @@ func packLODs(f *hmesh.File, c *cooked, bases []uint32, lodCount int) {
 		return
 	}
 	f.LodCount = uint32(lodCount)
-	f.LodIndices = []uint32{}
+	total := 0
+	for _, levels := range c.lods {
+		for l := 0; l < lodCount && l < len(levels); l++ {
+			total += len(levels[l].Indices)
+		}
+	}
+	f.LodIndices = make([]uint32, 0, total)
+	f.Lods = make([]hmesh.MeshLod, 0, len(c.lods)*lodCount)
 	for i, levels := range c.lods {
 		vbase := bases[i]
 		for l := 0; l < lodCount; l++ {
