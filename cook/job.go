@@ -31,7 +31,7 @@ type cooked struct {
 // an algorithm is turned into an input error naming the source, so one bad
 // file cannot take down a whole build.
 func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
-	sw := newStopwatch()
+	sw := newStopwatch().reporting(job, opts.StageProgress)
 	defer func() {
 		sw.End()
 		res.stageMS = sw.ms
@@ -77,6 +77,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	if wantMerged {
 		mesh.MergeDraws(scene)
 	}
+	sw.End() // process times its own stages, concurrently
 	c, err := process(ctx, job, scene, opts, sw)
 	if err != nil {
 		return jobResult{err: err, warnings: res.warnings, drops: res.drops}
@@ -175,6 +176,13 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 	c.lods = make([][]simplify.Level, n)
 	canon := make([]mesh.CanonicalReport, n)
 	errs := make([]error, n)
+	tris := 0
+	for i := range scene.Submeshes {
+		tris += max(scene.Submeshes[i].TriangleCount(), 1)
+	}
+	for _, stage := range []string{StageCanonicalize, StageReorder, StageLODs, StageMeshlets, StageBounds} {
+		sw.Expect(stage, tris)
+	}
 	par.Each(n, func(i int) {
 		errs[i] = guard(job, func() error {
 			if err := ctx.Err(); err != nil {
@@ -223,7 +231,8 @@ func processSubmesh(job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw
 	fail := func(what string, err error) error {
 		return &InputError{Path: job.Source, Err: fmt.Errorf("submesh %d (%s): %s%w", i, s.Name, what, err)}
 	}
-	t := sw.Start(StageCanonicalize)
+	units := max(s.TriangleCount(), 1) // this submesh's share of each stage's progress
+	t := sw.Start(StageCanonicalize, units)
 	cr, err := mesh.Canonicalize(s, mesh.CanonicalOptions{})
 	t.Stop()
 	if err != nil {
@@ -233,7 +242,7 @@ func processSubmesh(job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw
 	// Classic index path: vertex-cache order for IDXS, then vertices in
 	// first-use order so index reads walk VTXS forwards. Meshlets and
 	// LODs are built on the reordered streams.
-	t = sw.Start(StageReorder)
+	t = sw.Start(StageReorder, units)
 	s.Indices = vertexCacheOrder(s.Indices, len(s.Positions))
 	mesh.ReorderVerticesByFirstUse(s)
 	pos := positions3(s.Positions)
@@ -245,19 +254,19 @@ func processSubmesh(job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		lodErr = guard(job, func() error {
-			t := sw.Start(StageLODs)
+			t := sw.Start(StageLODs, units)
 			defer t.Stop()
 			levels, err := buildLODs(s, pos, opts.LOD)
 			c.lods[i] = levels
 			return err
 		})
 	})
-	t = sw.Start(StageMeshlets)
+	t = sw.Start(StageMeshlets, units)
 	r, err := meshlet.Build(s.Indices, pos, opts.Meshlet)
 	t.Stop()
 	if err == nil {
 		c.meshlets[i] = r
-		t = sw.Start(StageBounds)
+		t = sw.Start(StageBounds, units)
 		c.mbounds[i] = meshlet.ComputeAllBounds(r, pos)
 		t.Stop()
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,5 +42,39 @@ func TestCookSameForEveryGOMAXPROCS(t *testing.T) {
 		for name, b := range want {
 			assert.True(t, b == got[name], "GOMAXPROCS %d: %s differs from GOMAXPROCS 1", procs, name)
 		}
+	}
+}
+
+// Every stage of a job reports progress: each one ends with a Finished
+// event whose Done is its Total, after events that never go backwards.
+func TestStageProgressEvents(t *testing.T) {
+	src := filepath.Join(testkit.RepoRoot(t), "testdata", "samples", "terrain.gltf")
+	jobs, err := Plan([]string{src})
+	require.NoError(t, err)
+	opts := DefaultOptions()
+	opts.OutDir = t.TempDir()
+	var mu sync.Mutex
+	last := map[string]StageEvent{}
+	finished := map[string]int{}
+	opts.StageProgress = func(ev StageEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		prev, seen := last[ev.Stage]
+		assert.True(t, !seen || ev.Done >= prev.Done, "%s went back from %d to %d", ev.Stage, prev.Done, ev.Done)
+		assert.LessOrEqual(t, ev.Done, ev.Total, ev.Stage)
+		last[ev.Stage] = ev
+		if ev.Finished {
+			finished[ev.Stage]++
+			assert.Equal(t, ev.Total, ev.Done, ev.Stage)
+		}
+	}
+	rep, err := Run(context.Background(), jobs, opts)
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	for _, stage := range stageOrder {
+		if stage == StageWrite {
+			continue // committed by runJob, timed in the report only
+		}
+		assert.Equal(t, 1, finished[stage], "stage %s finished events", stage)
 	}
 }

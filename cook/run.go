@@ -59,6 +59,11 @@ type Options struct {
 	// Strict makes a job whose source has data the outputs do not carry
 	// (Report.Dropped) fail as bad input: nothing of it is written.
 	Strict bool
+	// StageProgress, when set, is called as the stages of running jobs
+	// start and finish pieces of work (from one goroutine at a time per
+	// job, from several jobs' goroutines at once with Jobs > 1). It must
+	// return quickly.
+	StageProgress func(StageEvent)
 	// StrictPaths refuses a source, or a file a source refers to, whose
 	// real path leaves its folder through a symbolic link
 	// (internal/srcpath); by default links are followed.
@@ -242,43 +247,123 @@ feed:
 
 func roundMS(ms float64) float64 { return float64(int64(ms*1000+0.5)) / 1000 }
 
-// stopwatch accumulates wall time per stage for one job. Stages of one
-// job can run at once on several goroutines (process): each adds its own
-// time, so a stage's figure is summed over them and the stages of a job
-// can add up to more than its wall time.
+// StageEvent reports a job's progress through one stage
+// (Options.StageProgress): a piece of the stage started or stopped.
+type StageEvent struct {
+	Job   Job
+	Stage string
+	// Done and Total measure the stage's work in units: triangles of the
+	// submeshes whose piece of the stage finished, of all submeshes'
+	// (one unit for the job-wide stages: import, pack, validate).
+	Done, Total int
+	// Elapsed is the wall time since the stage first started for the job.
+	Elapsed time.Duration
+	// Finished is set on the event that completes the stage for the job.
+	Finished bool
+}
+
+// stopwatch accumulates wall time per stage for one job and reports its
+// progress. Stages of one job can run at once on several goroutines
+// (process): each adds its own time, so a stage's figure is summed over
+// them and the stages of a job can add up to more than its wall time.
 type stopwatch struct {
 	mu    sync.Mutex
 	ms    map[string]float64
-	stage string
+	stage string // Begin's running stage
 	start time.Time
+
+	job      Job
+	progress func(StageEvent) // nil: no reports
+	units    map[string]*stageUnits
 }
 
-func newStopwatch() *stopwatch { return &stopwatch{ms: map[string]float64{}} }
+// stageUnits is one stage's work for progress reports.
+type stageUnits struct {
+	done, total int
+	expected    bool // total comes from Expect
+	first       time.Time
+}
+
+func newStopwatch() *stopwatch {
+	return &stopwatch{ms: map[string]float64{}, units: map[string]*stageUnits{}}
+}
+
+// reporting returns s reporting to fn (nil: none) for job.
+func (s *stopwatch) reporting(job Job, fn func(StageEvent)) *stopwatch {
+	s.job, s.progress = job, fn
+	return s
+}
+
+// Expect adds total units to the work of stage (one unit if never set; a
+// job whose scene is processed twice, merged and flat, expects twice).
+func (s *stopwatch) Expect(stage string, total int) {
+	s.mu.Lock()
+	u := s.unitsOf(stage)
+	if !u.expected {
+		u.total, u.expected = 0, true
+	}
+	u.total += total
+	s.mu.Unlock()
+}
+
+func (s *stopwatch) unitsOf(stage string) *stageUnits {
+	u := s.units[stage]
+	if u == nil {
+		u = &stageUnits{total: 1}
+		s.units[stage] = u
+	}
+	return u
+}
 
 // Begin ends the running stage (if any) and starts the named one: the
-// sequential stages of the job's own goroutine.
+// sequential stages of the job's own goroutine, one unit each.
 func (s *stopwatch) Begin(stage string) {
 	s.End()
 	s.stage, s.start = stage, time.Now()
+	s.event(stage, 0, s.start, false)
 }
 
 // End stops the running stage.
 func (s *stopwatch) End() {
 	if s.stage != "" {
-		s.add(s.stage, time.Since(s.start))
+		s.stop(s.stage, s.start, -1)
 		s.stage = ""
 	}
 }
 
-// Start times one piece of a stage on any goroutine until Stop.
-func (s *stopwatch) Start(stage string) stageTimer {
-	return stageTimer{s, stage, time.Now()}
+// Start times one piece of a stage, of the given units, on any goroutine
+// until Stop.
+func (s *stopwatch) Start(stage string, units int) stageTimer {
+	now := time.Now()
+	s.event(stage, 0, now, false)
+	return stageTimer{s, stage, now, units}
 }
 
-func (s *stopwatch) add(stage string, d time.Duration) {
+// event reports stage progress: done more units finished at now.
+func (s *stopwatch) event(stage string, done int, now time.Time, stopped bool) {
 	s.mu.Lock()
-	s.ms[stage] += float64(d.Microseconds()) / 1000
+	defer s.mu.Unlock()
+	u := s.unitsOf(stage)
+	if u.first.IsZero() {
+		u.first = now
+	}
+	if done < 0 {
+		done = u.total - u.done // a whole job-wide stage
+	}
+	u.done += done
+	if s.progress != nil {
+		s.progress(StageEvent{Job: s.job, Stage: stage, Done: u.done, Total: u.total,
+			Elapsed: now.Sub(u.first), Finished: stopped && u.done >= u.total})
+	}
+}
+
+// stop adds the piece's time and reports its units done (-1: the stage).
+func (s *stopwatch) stop(stage string, start time.Time, units int) {
+	now := time.Now()
+	s.mu.Lock()
+	s.ms[stage] += float64(now.Sub(start).Microseconds()) / 1000
 	s.mu.Unlock()
+	s.event(stage, units, now, true)
 }
 
 // stageTimer is one running piece of a stage (stopwatch.Start).
@@ -286,6 +371,7 @@ type stageTimer struct {
 	sw    *stopwatch
 	stage string
 	start time.Time
+	units int
 }
 
-func (t stageTimer) Stop() { t.sw.add(t.stage, time.Since(t.start)) }
+func (t stageTimer) Stop() { t.sw.stop(t.stage, t.start, t.units) }

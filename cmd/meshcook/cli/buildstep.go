@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
 	"github.com/meshcook/meshcook/cook"
@@ -34,6 +33,7 @@ type buildStepFlags struct {
 
 	start time.Time
 	mem   *memSampler // --stats only
+	bar   *stageBar   // on a terminal only
 }
 
 func addBuildStepFlags(f *pflag.FlagSet, b *buildStepFlags) {
@@ -101,20 +101,14 @@ func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, 
 		return nil
 	}
 	if progress && isTerminal(stderr) {
-		bar := progressbar.NewOptions(len(jobs),
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("cooking"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("assets"),
-			progressbar.OptionClearOnFinish())
-		opts.Progress = func(done, total int, job cook.Job) {
-			bar.Describe(job.Name)
-			_ = bar.Set(done)
-		}
+		bar := newStageBar(stderr, len(jobs))
+		b.bar = bar
+		opts.StageProgress = bar.Event
+		opts.Progress = func(done, total int, job cook.Job) { bar.JobDone(done) }
 		return nil
 	}
 	var mu sync.Mutex
+	opts.StageProgress = logSlowStages(stderr, &mu)
 	opts.JobDone = func(s cook.JobStatus) {
 		if s.Err != nil {
 			return // the error line names it
@@ -161,6 +155,9 @@ func formatMS(ms float64) string {
 // error it returns (check found differences, depfile not written) is the
 // command's when the cook itself succeeded.
 func (b *buildStepFlags) finish(rep *cook.Report, jobs []cook.Job, asJSON bool, stdout, stderr io.Writer) error {
+	if b.bar != nil {
+		b.bar.Stop()
+	}
 	var err error
 	if b.depfile != "" && !b.check && !b.dryRun {
 		if derr := cook.WriteDepfile(b.depfile, rep); derr != nil {
