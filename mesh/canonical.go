@@ -24,7 +24,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/meshcook/meshcook/internal/par"
 )
 
 // ErrInvalidSubmesh is wrapped by every error Validate (and so Canonicalize
@@ -291,32 +296,79 @@ func (s *Submesh) weldKey(v uint32) weldKey {
 
 // weld is Weld on a valid submesh. It returns, for every new vertex, the old
 // vertex it was copied from.
+//
+// Keys are hashed in parallel chunks; an open-addressing table of new
+// vertex numbers, probed in index order, then finds each first reference's
+// equal earlier vertex (equal hash, then equal key), so new vertices are
+// numbered by first use whatever the core count.
 func weld(s *Submesh) []uint32 {
-	seen := make(map[weldKey]uint32, len(s.Positions))
-	src := make([]uint32, 0, len(s.Positions))
-	// newOf caches the answer per old vertex; the map is only consulted on
+	n := len(s.Positions)
+	hashes := make([]uint64, n)
+	par.Ranges(n, weldChunk, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			k := s.weldKey(uint32(v))
+			hashes[v] = k.hash()
+		}
+	})
+	size := 1
+	for size < 2*n {
+		size <<= 1
+	}
+	mask := uint64(size - 1)
+	table := make([]uint32, size) // new vertex + 1; 0 is empty
+	src := make([]uint32, 0, n)
+	// newOf caches the answer per old vertex; the table is only probed on
 	// an old vertex's first reference.
-	newOf := make([]uint32, len(s.Positions))
+	newOf := make([]uint32, n)
 	for i := range newOf {
 		newOf[i] = math.MaxUint32
 	}
 	idx := make([]uint32, len(s.Indices))
 	for c, v := range s.Indices {
 		if newOf[v] == math.MaxUint32 {
-			k := s.weldKey(v)
-			nv, ok := seen[k]
-			if !ok {
-				nv = uint32(len(src))
-				seen[k] = nv
-				src = append(src, v)
+			h := hashes[v]
+			for slot := h & mask; ; slot = (slot + 1) & mask {
+				e := table[slot]
+				if e == 0 {
+					table[slot] = uint32(len(src)) + 1
+					newOf[v] = uint32(len(src))
+					src = append(src, v)
+					break
+				}
+				if u := src[e-1]; hashes[u] == h && s.weldKey(u) == s.weldKey(v) {
+					newOf[v] = e - 1
+					break
+				}
 			}
-			newOf[v] = nv
 		}
 		idx[c] = newOf[v]
 	}
 	s.gather(src)
 	s.Indices = idx
 	return src
+}
+
+// weldChunk is the vertex count of one parallel chunk of key hashing.
+const weldChunk = 1 << 15
+
+// hash mixes the key's words (two at a time, MurmurHash3's 64-bit
+// finalizer at the end) and the morph bytes' xxh3.
+func (k *weldKey) hash() uint64 {
+	h := uint64(len(k.morphs))
+	if k.morphs != "" {
+		h = xxh3.HashString(k.morphs)
+	}
+	for i := 0; i+1 < len(k.base); i += 2 {
+		w := uint64(k.base[i]) | uint64(k.base[i+1])<<32
+		h ^= w * 0x87c37b91114253d5
+		h = bits.RotateLeft64(h, 31) * 0x4cf5ad432745937f
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
 }
 
 // gather replaces every present stream by its entries at src, in order.
