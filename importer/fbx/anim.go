@@ -93,8 +93,10 @@ type stackInfo struct {
 }
 
 // animations builds the clips of the joints in sk (ordered as the
-// skeleton; bones[j] is joint j's Model).
-func (s *scene) animations(bones []*object, conv mesh.Mat4) ([]mesh.Animation, error) {
+// skeleton; bones[j] is joint j's Model) and returns the stacks read.
+// Animated nodes no joint carries are counted in a warning unless rig,
+// which rigNodes will carry them.
+func (s *scene) animations(bones []*object, conv mesh.Mat4, rig bool) ([]mesh.Animation, []*stackInfo, error) {
 	stacks := s.stacks()
 	if len(stacks) == 0 {
 		stacks = s.takes()
@@ -122,18 +124,18 @@ func (s *scene) animations(bones []*object, conv mesh.Mat4) ([]mesh.Animation, e
 			}
 			chs, err := s.sampleJoint(st, j, chain, conv, convInv)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			a.Channels = append(a.Channels, chs...)
 		}
 		for o := range st.props {
-			if !carried[o] {
-				s.warnf("animated nodes that are not skin joints not imported (node animation), counted per clip")
+			if !carried[o] && !(rig && o.class == "Model") {
+				s.dropf("animated nodes that are not skin joints (node animation, counted per clip)")
 			}
 		}
 		out = append(out, a)
 	}
-	return out, nil
+	return out, stacks, nil
 }
 
 // jointChain lists the Models whose local transforms make joint b's local
@@ -485,7 +487,7 @@ func (s *scene) stacks() []*stackInfo {
 				}
 				i := slices.Index(transformProps[:], prop)
 				if target.class != "Model" || i < 0 {
-					s.warnf("animated property %q of %s objects not imported", clip(prop), target.class)
+					s.dropf("animated property %q of %s objects", clip(prop), target.class)
 					st.other = true
 					continue
 				}

@@ -179,7 +179,8 @@ func TestAnimationStack(t *testing.T) {
 	require.Len(t, findChannel(t, a, hip, mesh.PathScale).Times, 2)
 
 	// The mesh model's animation is counted, not dropped silently.
-	require.True(t, hasWarning(sc.Warnings, "animated nodes that are not skin joints not imported"), "%v", sc.Warnings)
+	require.Contains(t, sc.Drops, mesh.Drop{What: "animated nodes that are not skin joints (node animation, counted per clip)", Count: 1})
+	require.True(t, hasWarning(sc.Warnings, "dropped 1 animated nodes that are not skin joints"), "%v", sc.Warnings)
 }
 
 func hasWarning(ws []string, prefix string) bool {

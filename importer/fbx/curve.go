@@ -19,7 +19,12 @@ const (
 	attrLinear       = 0x00000004
 	attrCubic        = 0x00000008
 	attrConstantNext = 0x00000100 // with attrConstant: hold the next key's value
+	attrTangentAuto  = 0x00000100 // with attrCubic
 	attrTangentTCB   = 0x00000200
+	attrTangentUser  = 0x00000400
+	attrTangentBreak = 0x00000800
+	attrClamp        = 0x00001000
+	attrClampProg    = 0x00004000
 	attrWeightRight  = 0x01000000
 	attrWeightLeft   = 0x02000000
 )
@@ -159,6 +164,8 @@ func (s *scene) readCurve(o *object) (*curve, bool) {
 			return nil, false
 		}
 	}
+	auto := make([]bool, n)
+	clamp := make([]bool, n)
 	c.interp = make([]interp, n)
 	c.right, c.left = make([]float64, n), make([]float64, n)
 	c.wr, c.wl = make([]float64, n), make([]float64, n)
@@ -188,6 +195,8 @@ func (s *scene) readCurve(o *object) (*curve, bool) {
 			c.interp[k] = keyConstant
 		case f&attrCubic != 0:
 			c.interp[k] = keyCubic
+			auto[k] = f&(attrTangentUser|attrTangentBreak|attrTangentTCB) == 0 && f&attrTangentAuto != 0
+			clamp[k] = f&(attrClamp|attrClampProg) != 0
 		default:
 			c.interp[k] = keyLinear
 		}
@@ -197,8 +206,8 @@ func (s *scene) readCurve(o *object) (*curve, bool) {
 		c.wr[k], c.wl[k] = defaultWeight, defaultWeight
 		if data != nil && 4*attr+3 < data.Len() {
 			// Slopes are per second in the file.
-			c.right[k] = data.floatAt(4*attr) / ticksPerSecond
-			c.left[k] = data.floatAt(4*attr+1) / ticksPerSecond
+			c.right[k] = attrFloat(data, 4*attr) / ticksPerSecond
+			c.left[k] = attrFloat(data, 4*attr+1) / ticksPerSecond
 			bits := packedWeights(data, 4*attr+2)
 			if f&attrWeightRight != 0 {
 				c.wr[k] = float64(bits&0xFFFF) / 9999
@@ -211,7 +220,50 @@ func (s *scene) readCurve(o *object) (*curve, bool) {
 			c.interp[k] = keyLinear
 		}
 	}
+	c.autoSlopes(auto, clamp)
 	return c, true
+}
+
+// autoSlopes computes the slopes of auto-tangent keys, which the FBX SDK
+// derives from the neighbouring keys when it evaluates (files store one
+// shared, meaningless attribute for them): the Catmull-Rom slope through
+// the neighbours, flat at the curve's ends and, when clamped, at a key
+// that is not between its neighbours (no overshoot).
+func (c *curve) autoSlopes(auto, clamp []bool) {
+	n := len(c.times)
+	slope := func(k int) float64 {
+		if k == 0 || k == n-1 {
+			return 0
+		}
+		v0, v, v1 := c.values[k-1], c.values[k], c.values[k+1]
+		if clamp[k] && (v-v0)*(v1-v) <= 0 {
+			return 0
+		}
+		dt := float64(c.times[k+1] - c.times[k-1])
+		if dt <= 0 {
+			return 0
+		}
+		return (v1 - v0) / dt
+	}
+	for k := 0; k < n; k++ {
+		if auto[k] {
+			c.right[k] = slope(k)
+		}
+		if k+1 < n && auto[k+1] {
+			c.left[k] = slope(k + 1)
+		}
+	}
+}
+
+// attrFloat reads a KeyAttrDataFloat value: a float32 in binary files; an
+// ASCII file writes the float32's bits as an integer (a list with decimals
+// is taken as the values themselves).
+func attrFloat(p *Property, i int) float64 {
+	switch p.Type {
+	case TypeInt32Array, TypeInt64Array:
+		return float64(math.Float32frombits(uint32(p.intAt(i))))
+	}
+	return p.floatAt(i)
 }
 
 // packedWeights reads KeyAttrDataFloat's third value, two 16-bit weights

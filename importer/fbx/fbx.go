@@ -87,6 +87,7 @@ func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, err
 	used := map[*object]bool{}
 	corners := 0
 	var insts []Instance
+	var parts []*object // the Model of each submesh
 	for _, m := range s.objects {
 		if m.class != "Model" {
 			continue
@@ -139,26 +140,34 @@ func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, err
 			}
 			insts = append(insts, s.instance(m, gobj, len(out.Submeshes), subs, sd))
 			out.Submeshes = append(out.Submeshes, subs...)
+			for range subs {
+				parts = append(parts, m)
+			}
 		}
 	}
 	for _, o := range s.objects {
 		if o.class == "Geometry" && o.sub == "Mesh" && !used[o] && len(o.kids("Deformer", "BlendShape")) == 0 {
-			s.warnf("geometry not attached to any model skipped")
-		}
-		if o.class == "Deformer" && o.sub == "BlendShape" {
-			s.warnf("blend shapes not imported")
+			s.dropf("geometry not attached to any model")
 		}
 	}
 	var perm []int
 	var bones []*object
 	out.Skeleton, perm, bones = s.skeleton(sb, conv)
 	remapJoints(out.Submeshes, insts, perm)
-	anims, err := s.animations(bones, conv)
+	rigged := out.Skeleton == nil && !opts.StaticNodes
+	anims, stacks, err := s.animations(bones, conv, rigged)
 	if err != nil {
 		return nil, nil, err
 	}
 	out.Animations = anims
+	if rigged {
+		if _, err := s.rigNodes(out, stacks, parts, conv); err != nil {
+			return nil, nil, err
+		}
+	}
+	s.countSkipped()
 	out.Warnings = s.warnings()
+	s.recordDrops(out) // appends its lines to Warnings
 	out.Files = s.files
 	return out, insts, nil
 }

@@ -37,6 +37,11 @@ type Options struct {
 	Scale float64
 	// IncludeHidden imports models whose Visibility is 0 or Show false.
 	IncludeHidden bool
+	// StaticNodes keeps animated nodes that are not skin joints static,
+	// their animation counted in a warning, instead of binding their meshes
+	// rigidly to joints (importer/rig): for front ends that keep no
+	// animation, like `meshcook import`.
+	StaticNodes bool
 	// StrictPaths refuses texture files whose real path (symbolic links
 	// resolved) leaves the FBX's folder (internal/srcpath); without it links
 	// are followed. References that leave the folder lexically (absolute,

@@ -49,8 +49,10 @@ type scene struct {
 	// maxAnimKeys.
 	earBudget  int
 	animBudget int
-	// files are the external files read (mesh.Scene.Files).
+	// files are the external files read (mesh.Scene.Files); drops count
+	// what is not carried, per kind (mesh.Scene.Drops).
 	files []string
+	drops map[string]int
 }
 
 func (s *scene) warnf(format string, args ...any) {
@@ -113,7 +115,7 @@ func splitName(s string) string {
 }
 
 func newScene(doc *Document, opts Options) *scene {
-	s := &scene{doc: doc, opts: opts, byKey: map[string]*object{}, warns: map[string]int{}, earBudget: earClipBudget, animBudget: maxAnimKeys}
+	s := &scene{doc: doc, opts: opts, byKey: map[string]*object{}, warns: map[string]int{}, drops: map[string]int{}, earBudget: earClipBudget, animBudget: maxAnimKeys}
 	s.root = &object{class: "Model", name: "RootNode"}
 	s.byKey["#0"] = s.root
 	s.byKey["Model::Scene"] = s.root
