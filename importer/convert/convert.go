@@ -207,7 +207,7 @@ func Load(path string, opts Options) (*Source, error) {
 			PreserveSpace: opts.PreserveSpace, Local: opts.Local, Scale: scale, IncludeHidden: true,
 			MaxCorners: opts.Budget.MaxCorners(), MaxArrayBytes: opts.Budget.OrDefault().DecodedBytes,
 			MaxTotalArrayBytes: opts.Budget.OrDefault().DecodedBytes,
-			StaticNodes: true, // .nwb keeps no animation
+			StaticNodes:        true, // .nwb keeps no animation
 		})
 		if err != nil {
 			return nil, err
