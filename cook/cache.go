@@ -1,6 +1,7 @@
 package cook
 
 import (
+	"bufio"
 	"cmp"
 	"errors"
 	"fmt"
@@ -472,16 +473,12 @@ func (c *Cache) lookupLocked(id entryID) ([]byte, bool) {
 // free seq.
 func (c *Cache) writeSegment(ents []liveEntry) (string, error) {
 	meta := &cnb.CacheMeta{Toolchain: c.toolchain, Entries: make([]cnb.CacheEntry, 0, len(ents))}
-	n := 0
+	n := uint64(0)
 	for _, e := range ents {
-		n += len(e.data)
+		meta.Entries = append(meta.Entries, cnb.CacheEntry{Kind: e.id.kind, Key: e.id.key, Offset: n, Len: uint64(len(e.data))})
+		n += uint64(len(e.data))
 	}
-	payload := make([]byte, 0, n)
-	for _, e := range ents {
-		meta.Entries = append(meta.Entries, cnb.CacheEntry{Kind: e.id.kind, Key: e.id.key, Offset: uint64(len(payload)), Len: uint64(len(e.data))})
-		payload = append(payload, e.data...)
-	}
-	img, err := cnb.EncodeCache(meta, payload)
+	prefix, err := cnb.EncodeCachePrefix(meta, n)
 	if err != nil {
 		return "", err
 	}
@@ -493,11 +490,16 @@ func (c *Cache) writeSegment(ents []liveEntry) (string, error) {
 		return "", err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(img); err != nil {
-		tmp.Close()
-		return "", err
+	// The entries are written where they lie (no image is assembled in
+	// memory), and not fsynced: a segment torn by a crash fails ParseCache
+	// or its entries' checksums and is ignored with a warning, so
+	// durability would only cost time on every cook that adds one.
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	w.Write(prefix)
+	for _, e := range ents {
+		w.Write(e.data)
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return "", err
 	}

@@ -32,9 +32,11 @@ import (
 // wire format) with exactly one output file, path "meshcook/<kind>/<key>",
 // whose digest names a content-addressed blob URL/cas/<sha256> holding the
 // entry's bytes. A = hex sha256 of "meshcook remote cache v1", kind and
-// key, NUL-separated; the key itself already holds the toolchain. Pipeline
-// entries (small dependency lists) are also inlined in the ActionResult's
-// OutputFile.contents, which saves a request.
+// key, NUL-separated; the key itself already holds the toolchain. Entries
+// of at most remoteInlineMax bytes (every dependency list, most job
+// records) are also inlined in the ActionResult's OutputFile.contents,
+// which saves a request; the blob is uploaded all the same, as Bazel
+// servers that check action results expect their blobs to exist.
 //
 // Trust: nothing from the server is used before it is verified. The
 // ActionResult must parse, name the expected path and a well-formed digest
@@ -65,6 +67,11 @@ const DefaultRemoteTries = 3
 
 // maxActionResult bounds an action-cache entry read from the server.
 const maxActionResult = 1 << 20
+
+// remoteInlineMax is the largest entry also inlined in its ActionResult
+// (OutputFile.contents), which saves a reader the blob request; most job
+// records are a few KiB. Dependency lists are always inlined.
+const remoteInlineMax = 256 << 10
 
 // remoteUploaders is how many uploads run at once when the cache flushes.
 const remoteUploaders = 4
@@ -290,12 +297,27 @@ func checkRemoteRecord(data []byte) error {
 func (r *Remote) get(path string, limit int64) ([]byte, error) {
 	var body []byte
 	err := r.do(http.MethodGet, path, nil, func(resp *http.Response) error {
-		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-		if err != nil {
-			return err
+		// One allocation of the announced size when it is in bounds (a
+		// blob's size is known from its digest), growing only past it.
+		b := make([]byte, 0, 512)
+		if n := resp.ContentLength; n >= 0 && n <= limit {
+			b = make([]byte, 0, n+1)
 		}
-		if int64(len(b)) > limit {
-			return &badEntryError{fmt.Errorf("more than %d bytes", limit)}
+		for {
+			if len(b) == cap(b) {
+				b = append(b, 0)[:len(b)]
+			}
+			m, err := resp.Body.Read(b[len(b):min(cap(b), int(limit)+1)])
+			b = b[:len(b)+m]
+			if int64(len(b)) > limit {
+				return &badEntryError{fmt.Errorf("more than %d bytes", limit)}
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return err
+			}
 		}
 		body = b
 		return nil
@@ -436,7 +458,7 @@ func (r *Remote) upload(ups []remoteUpload) {
 func (r *Remote) uploadOne(u remoteUpload) {
 	sum := sha256.Sum256(u.data)
 	f := remoteFile{path: remotePath(u.kind, u.key), hash: hex.EncodeToString(sum[:]), size: int64(len(u.data))}
-	if u.kind == cnb.CachePipeline {
+	if u.kind == cnb.CachePipeline || len(u.data) <= remoteInlineMax {
 		f.contents, f.inline = u.data, true
 	}
 	if err := r.do(http.MethodPut, "cas/"+f.hash, u.data, nil); err != nil {

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,6 +170,29 @@ func TestRemoteServerKilledMidCookNginx(t *testing.T) {
 		assert.Len(t, remoteWarnings(rep), 1)
 		assert.Equal(t, want, readTree(t, m.out))
 	})
+	t.Run("warm, behind a proxy", func(t *testing.T) {
+		srv := davtest.Start(t)
+		cookOn(t, newMachine(t), srv.URL, jobs, nil)
+		// A proxy in front of nginx kills it after the third request, in
+		// the middle of a job's lookups (the proxy then answers 502).
+		var n atomic.Int64
+		target, err := url.Parse(srv.URL)
+		require.NoError(t, err)
+		proxy := httputil.NewSingleHostReverseProxy(target)
+		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) == 4 {
+				srv.Kill()
+			}
+			proxy.ServeHTTP(w, r)
+		}))
+		defer front.Close()
+		m := newMachine(t)
+		rep := cookOn(t, m, front.URL, jobs, nil)
+		assert.Less(t, rep.Remote.Jobs, len(jobs))
+		assert.NotEmpty(t, rep.Remote.Down)
+		assert.Len(t, remoteWarnings(rep), 1)
+		assert.Equal(t, want, readTree(t, m.out))
+	})
 	t.Run("cold", func(t *testing.T) {
 		srv := davtest.Start(t)
 		m := newMachine(t)
@@ -184,7 +209,8 @@ func TestRemoteServerKilledMidCookNginx(t *testing.T) {
 }
 
 // Entries corrupted on the server (blobs with a flipped byte, an action
-// result replaced by garbage, one truncated) are never used: the second
+// result replaced by garbage, one truncated, the others with their last
+// byte flipped) are never used: the second
 // machine cooks those jobs, writes the right bytes, warns once, and
 // uploads its results over the bad entries, so a third machine is all
 // remote hits again.
@@ -212,12 +238,21 @@ func TestRemoteCorruptEntriesNginx(t *testing.T) {
 	b1, err := os.ReadFile(filepath.Join(srv.Root, "ac", acs[1].Name()))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(srv.Root, "ac", acs[1].Name()), b1[:len(b1)/2], 0o644))
+	// The last byte of an action result is in its inlined contents or its
+	// digest's size: either way the entry no longer verifies.
+	for _, e := range acs[2:] {
+		p := filepath.Join(srv.Root, "ac", e.Name())
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		b[len(b)-1] ^= 0x01
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+	}
 
 	b := newMachine(t)
 	rb := cookOn(t, b, srv.URL, jobs, nil)
 	assert.Equal(t, want, readTree(t, b.out))
 	assert.Greater(t, rb.Remote.Ignored, 0)
-	assert.Less(t, rb.Remote.Jobs, len(jobs), "a corrupt payload blob is never a hit")
+	assert.Zero(t, rb.Remote.Jobs, "no corrupt entry is a hit")
 	assert.Empty(t, rb.Remote.Down, "corruption is not an outage")
 	require.Len(t, remoteWarnings(rb), 1)
 	assert.Contains(t, remoteWarnings(rb)[0], "failed verification")
@@ -338,7 +373,7 @@ func TestRemoteFaults(t *testing.T) {
 			assert.Zero(t, rep.Remote.Jobs)
 			if tc.down {
 				assert.NotEmpty(t, rep.Remote.Down)
-				assert.LessOrEqual(t, f.requests.Load(), int64(2), "no request after the remote went down")
+				assert.LessOrEqual(t, f.requests.Load(), int64(2), "no request after the remote went down (one worker, two tries)")
 			} else {
 				assert.Empty(t, rep.Remote.Down)
 				assert.Equal(t, len(jobs), rep.Remote.Ignored, "one bad pipeline entry per job")
@@ -357,7 +392,7 @@ func TestRemoteHeaderAuth(t *testing.T) {
 
 	rep := cookOn(t, newMachine(t), f.URL, jobs, func(o *Options) { o.Jobs = 1 })
 	assert.Contains(t, rep.Remote.Down, "401")
-	assert.Equal(t, int64(1), f.requests.Load(), "a 401 is not retried")
+	assert.Equal(t, int64(1), f.requests.Load(), "a 401 is not retried, and ends the lookups")
 	assert.Len(t, remoteWarnings(rep), 1)
 
 	withAuth := func(m machine) *Report {

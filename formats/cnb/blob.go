@@ -118,15 +118,27 @@ func ParseBlob(b []byte) (*BlobMeta, []byte, error) {
 	return meta, payload, nil
 }
 
+// EncodeCachePrefix returns everything a cache segment carries before its
+// payload section of payloadLen bytes: the header and the metadata block.
+// A writer streams the payload section after it. Every entry must lie
+// within the payload section (ValidateCache).
+func EncodeCachePrefix(meta *CacheMeta, payloadLen uint64) ([]byte, error) {
+	if err := ValidateCache(meta, payloadLen); err != nil {
+		return nil, err
+	}
+	body := appendCacheMeta(make([]byte, HeaderSize, HeaderSize+64), meta)
+	appendHeader(body[:0], KindCache, len(body)-HeaderSize)
+	return body, nil
+}
+
 // EncodeCache returns a cache segment image. Every entry must lie within
 // payload (ValidateCache).
 func EncodeCache(meta *CacheMeta, payload []byte) ([]byte, error) {
-	if err := ValidateCache(meta, uint64(len(payload))); err != nil {
+	b, err := EncodeCachePrefix(meta, uint64(len(payload)))
+	if err != nil {
 		return nil, err
 	}
-	body := appendCacheMeta(make([]byte, HeaderSize, HeaderSize+64+len(payload)), meta)
-	appendHeader(body[:0], KindCache, len(body)-HeaderSize)
-	return append(body, payload...), nil
+	return append(b, payload...), nil
 }
 
 // ParseCache parses a cache segment image (magic "CNC\0", token

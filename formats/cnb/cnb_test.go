@@ -230,6 +230,13 @@ func TestCacheRoundTripAndInvalid(t *testing.T) {
 	if s, err := PayloadSectionStart(b[:16], KindCache); err != nil || string(b[s:]) != "abcde" {
 		t.Fatalf("PayloadSectionStart %d %v", s, err)
 	}
+	// The prefix a streaming writer writes before the payload section.
+	if p, err := EncodeCachePrefix(meta, 5); err != nil || string(p)+"abcde" != string(b) {
+		t.Fatalf("EncodeCachePrefix: %q %v", p, err)
+	}
+	if _, err := EncodeCachePrefix(meta, 4); err == nil {
+		t.Fatal("EncodeCachePrefix accepted entries past the payload section")
+	}
 	if _, err := PayloadSectionStart(b[:16], KindBlob); err == nil {
 		t.Fatal("cache header read as a world blob")
 	}

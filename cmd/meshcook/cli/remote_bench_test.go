@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	cookpkg "github.com/meshcook/meshcook/cook"
 	"github.com/meshcook/meshcook/internal/davtest"
 	"github.com/meshcook/meshcook/internal/testkit"
 )
@@ -15,16 +18,34 @@ import (
 // processes (make bench-farm): a cold cook of the corpus glTF and FBX
 // folders on machine A, uploading to nginx WebDAV, against the same cook
 // on machine B (its own output folder and local cache) served by the
-// remote; plus a cold cook without any cache for reference. Each
+// remote; plus a cold cook without any cache (the reference the ratio
+// uses) and the floor: local cache hits into an empty folder. Each
 // iteration alternates the runs, so load from other work hits both. The
 // outputs of B must be byte-identical to A's.
 func BenchmarkFarmCorpus(b *testing.B) {
 	corpus := testkit.Shared(b, "corpus")
 	srv := davtest.Start(b)
 	bin := meshcookBinaryB(b)
-	srcs := []string{filepath.Join(corpus, "gltf"), filepath.Join(corpus, "fbx")}
+	// Every source under corpus/gltf and corpus/fbx, named below the
+	// corpus (of x.fbx and x.glb side by side, the first is kept).
+	var srcs []string
+	seen := map[string]bool{}
+	for _, dir := range []string{"gltf", "fbx"} {
+		filepath.WalkDir(filepath.Join(corpus, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !cookpkg.IsSource(p) {
+				return nil
+			}
+			stem := strings.ToLower(strings.TrimSuffix(p, filepath.Ext(p)))
+			if !seen[stem] {
+				seen[stem] = true
+				srcs = append(srcs, p)
+			}
+			return nil
+		})
+	}
+	b.Logf("%d sources", len(srcs))
 	cook := func(out string, extra ...string) time.Duration {
-		args := append(append([]string{"cook"}, srcs...), "-o", out, "-q", "-j", "2")
+		args := append(append([]string{"cook", "--root", corpus}, srcs...), "-o", out, "-q", "-j", "2")
 		cmd := exec.Command(bin, append(args, extra...)...)
 		start := time.Now()
 		outb, err := cmd.CombinedOutput()
@@ -33,7 +54,7 @@ func BenchmarkFarmCorpus(b *testing.B) {
 		}
 		return time.Since(start)
 	}
-	var cold, coldUpload, remote time.Duration
+	var cold, coldUpload, remote, local time.Duration
 	for i := 0; i < b.N; i++ {
 		tmp := b.TempDir()
 		os.RemoveAll(filepath.Join(srv.Root, "ac"))
@@ -41,6 +62,9 @@ func BenchmarkFarmCorpus(b *testing.B) {
 		cold += cook(filepath.Join(tmp, "plain", "out"), "--no-cache")
 		coldUpload += cook(filepath.Join(tmp, "a", "out"), "--remote-cache", srv.URL)
 		remote += cook(filepath.Join(tmp, "b", "out"), "--remote-cache", srv.URL)
+		// The floor: B's local cache (now holding every result) into an
+		// empty folder: hashing the sources and writing the outputs.
+		local += cook(filepath.Join(tmp, "c", "out"), "--cache", filepath.Join(tmp, "b", ".meshcook-cache"))
 		a, bt := readTree(b, filepath.Join(tmp, "a", "out")), readTree(b, filepath.Join(tmp, "b", "out"))
 		if len(a) == 0 || len(a) != len(bt) {
 			b.Fatalf("machine A wrote %d files, B %d", len(a), len(bt))
@@ -55,7 +79,9 @@ func BenchmarkFarmCorpus(b *testing.B) {
 	b.ReportMetric(cold.Seconds()/n, "s/cold")
 	b.ReportMetric(coldUpload.Seconds()/n, "s/cold+upload")
 	b.ReportMetric(remote.Seconds()/n, "s/remote")
-	b.ReportMetric(100*remote.Seconds()/coldUpload.Seconds(), "%remote/cold")
+	b.ReportMetric(local.Seconds()/n, "s/local-hits")
+	b.ReportMetric(100*remote.Seconds()/cold.Seconds(), "%remote/cold")
+	b.ReportMetric(100*local.Seconds()/cold.Seconds(), "%local-hits/cold")
 }
 
 // meshcookBinaryB builds the binary for a benchmark (meshcookBinary takes
