@@ -201,9 +201,9 @@ func TestInspectPNGClip(t *testing.T) {
 }
 
 // cook --png-dir draws inspect --png's default picture of each cooked
-// .hmesh and .msh7, also on a warm cook that writes nothing; the cooked
-// bytes are the same as without it, and unchanged pictures are not
-// rewritten.
+// .hmesh and .msh7, also on a warm cook served from the cache (the option
+// is in no cache key); the cooked bytes are the same as without it, and
+// unchanged pictures are not rewritten.
 func TestCookPNGDir(t *testing.T) {
 	plain, out := t.TempDir(), t.TempDir()
 	pics := filepath.Join(t.TempDir(), "pics")
@@ -213,6 +213,11 @@ func TestCookPNGDir(t *testing.T) {
 	require.Equal(t, ExitOK, code, stderr)
 	code, _, stderr = run(t, "cook", samplesDir(t), "-o", out, "--target", "hmesh,msh7", "--png-dir", pics)
 	require.Equal(t, ExitOK, code, stderr)
+	// The option is not part of any cache key: the warm cook served every
+	// job from the cache.
+	for _, name := range []string{"box", "models/chair", "strips", "terrain"} {
+		assert.Contains(t, stderr, "cached "+name+" (", "--png-dir made %s cook again", name)
+	}
 	meshes := 0
 	for name := range readTree(t, out) {
 		if strings.HasSuffix(name, ".hmesh") || strings.HasSuffix(name, ".msh7") {
@@ -285,5 +290,46 @@ func TestInspectPNGTerrainPixels(t *testing.T) {
 	for l := 1; l <= 2; l++ {
 		a, _ := panel(1 + l)
 		assert.InEpsilon(t, a0, a, 0.03, "LOD%d covers %d pixels, LOD0 %d", l, a, a0)
+	}
+}
+
+// The cones view uses each format's own cone test: the terrain's meshlets
+// all face up, so from below the .hmesh (MLBN cones) and the MSH7 payload
+// (packed cones) draw every meshlet dimmed, and from above none.
+func TestInspectPNGConesBothFormats(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := run(t, "cook", samplesDir(t), "-o", out, "--target", "hmesh,msh7")
+	require.Equal(t, ExitOK, code, stderr)
+	const size = 128
+	for _, f := range []string{"terrain.hmesh", "terrain.0.msh7"} {
+		for _, c := range []struct {
+			pitch string
+			below bool
+		}{{"-60", true}, {"60", false}} {
+			b := inspectPNG(t, filepath.Join(out, f), "--view", "cones", "--size", strconv.Itoa(size), "--pitch", c.pitch)
+			img, err := png.Decode(bytes.NewReader(b))
+			require.NoError(t, err)
+			bg := img.At(size-1, size-1)
+			dim, covered := 0, 0
+			for y := 20; y < size; y++ {
+				for x := 0; x < size; x++ {
+					px := img.At(x, y)
+					if px == bg {
+						continue
+					}
+					covered++
+					r, g, b, _ := px.RGBA()
+					if max(r, g, b)>>8 < 120 {
+						dim++
+					}
+				}
+			}
+			require.Greater(t, covered, 1000, "%s pitch %s", f, c.pitch)
+			if c.below {
+				assert.Equal(t, covered, dim, "%s from below: every meshlet is culled", f)
+			} else {
+				assert.Zero(t, dim, "%s from above: no meshlet is culled", f)
+			}
+		}
 	}
 }
