@@ -256,7 +256,7 @@ func processSubmesh(job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw
 		lodErr = guard(job, func() error {
 			t := sw.Start(StageLODs, units)
 			defer t.Stop()
-			levels, err := buildLODs(s, pos, opts.LOD)
+			levels, err := buildLODs(s, pos, cr.GeneratedNormals, opts.LOD.ForSource(job.Rel))
 			c.lods[i] = levels
 			return err
 		})
@@ -298,26 +298,38 @@ func guard(job Job, fn func() error) (err error) {
 // buildLODs simplifies one submesh into the configured levels (see
 // simplify.Chain: each level continues from the previous one, so levels
 // nest) and puts each level in vertex-cache order over the shared vertices.
-func buildLODs(s *mesh.Submesh, pos [][3]float32, o LODOptions) ([]simplify.Level, error) {
+// The source's own normals, UVs and colours are weighted as attributes;
+// normals the cook generated from the positions are not (simplify/doc.go
+// says why).
+func buildLODs(s *mesh.Submesh, pos [][3]float32, generatedNormals bool, o LODOptions) ([]simplify.Level, error) {
 	if len(o.Ratios) == 0 {
 		return nil, nil
 	}
 	var attrs simplify.Attributes
-	if s.Normals != nil {
+	if s.Normals != nil && !generatedNormals && o.NormalWeight > 0 {
 		attrs.Normals = make([][3]float32, len(s.Normals))
 		for i, n := range s.Normals {
 			attrs.Normals[i] = n
 		}
 	}
-	if s.UV0 != nil {
+	if s.UV0 != nil && o.UVWeight > 0 {
 		attrs.UV0 = make([][2]float32, len(s.UV0))
 		for i, uv := range s.UV0 {
 			attrs.UV0[i] = uv
 		}
 	}
+	if s.Colors != nil && o.ColorWeight > 0 {
+		attrs.Colors = make([][4]float32, len(s.Colors))
+		for i, c := range s.Colors {
+			attrs.Colors[i] = c
+		}
+	}
 	levels, err := simplify.Chain(s.Indices, pos, attrs, o.Ratios, simplify.Options{
 		TargetError:      o.Error,
-		AttributeWeights: simplify.Weights{Normal: o.NormalWeight, UV: o.UVWeight},
+		AttributeWeights: simplify.Weights{Normal: o.NormalWeight, UV: o.UVWeight, Color: o.ColorWeight},
+		LockBorder:       o.LockBorder,
+		Permissive:       o.Permissive,
+		Sloppy:           o.Sloppy,
 	})
 	if err != nil {
 		return nil, err
@@ -359,6 +371,12 @@ func lodReports(c *cooked, ratios []float32) []LodReport {
 			if l < len(levels) && len(levels[l].Indices) > 0 {
 				drawn = len(levels[l].Indices) / 3
 				out[l].Error = max(out[l].Error, levels[l].Error)
+				if levels[l].Short {
+					out[l].Short++
+				}
+				if levels[l].Sloppy {
+					out[l].Sloppy++
+				}
 			} else {
 				out[l].Stalled++
 			}

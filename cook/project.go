@@ -41,14 +41,21 @@ type Project struct {
 // ProjectOptions are the cook options a project may set; nil fields keep
 // the defaults (or the command line's flags).
 type ProjectOptions struct {
-	MeshletMaxVertices  *int      `json:"meshletMaxVertices,omitempty"`
-	MeshletMaxTriangles *int      `json:"meshletMaxTriangles,omitempty"`
-	ConeWeight          *float32  `json:"coneWeight,omitempty"`
-	LODRatios           []float32 `json:"lodRatios,omitempty"` // [] = no LODs
-	LODError            *float32  `json:"lodError,omitempty"`
-	LODDistances        []float32 `json:"lodDistances,omitempty"`
-	BlobCeiling         *uint64   `json:"blobCeiling,omitempty"`
-	StrictPaths         *bool     `json:"strictPaths,omitempty"` // Options.StrictPaths
+	MeshletMaxVertices  *int        `json:"meshletMaxVertices,omitempty"`
+	MeshletMaxTriangles *int        `json:"meshletMaxTriangles,omitempty"`
+	ConeWeight          *float32    `json:"coneWeight,omitempty"`
+	LODRatios           []float32   `json:"lodRatios,omitempty"` // [] = no LODs
+	LODError            *float32    `json:"lodError,omitempty"`
+	LODDistances        []float32   `json:"lodDistances,omitempty"`
+	LODWeights          *LODWeights `json:"lodWeights,omitempty"`
+	LODLockBorder       *bool       `json:"lodLockBorder,omitempty"`
+	LODPermissive       *bool       `json:"lodPermissive,omitempty"`
+	LODSloppy           *bool       `json:"lodSloppy,omitempty"`
+	// LODBySource sets LOD options for the sources matching each entry's
+	// globs, over the options above; later entries win.
+	LODBySource []LODOverride `json:"lodBySource,omitempty"`
+	BlobCeiling *uint64       `json:"blobCeiling,omitempty"`
+	StrictPaths *bool         `json:"strictPaths,omitempty"` // Options.StrictPaths
 }
 
 // IsProjectFile reports whether p names a project file (by its base name).
@@ -142,6 +149,19 @@ func (pr *Project) Apply(opts *Options) error {
 	}
 	if o.LODDistances != nil {
 		opts.LOD.Distances = append([]float32{}, o.LODDistances...)
+	}
+	opts.LOD.applyWeights(o.LODWeights)
+	if o.LODLockBorder != nil {
+		opts.LOD.LockBorder = *o.LODLockBorder
+	}
+	if o.LODPermissive != nil {
+		opts.LOD.Permissive = *o.LODPermissive
+	}
+	if o.LODSloppy != nil {
+		opts.LOD.Sloppy = *o.LODSloppy
+	}
+	if o.LODBySource != nil {
+		opts.LOD.BySource = append([]LODOverride(nil), o.LODBySource...)
 	}
 	if o.BlobCeiling != nil {
 		opts.BlobCeiling = *o.BlobCeiling

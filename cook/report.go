@@ -94,6 +94,12 @@ type LodReport struct {
 	Error float32 `json:"error"`
 	// Stalled counts submeshes whose level stalled (indexCount 0).
 	Stalled int `json:"stalled"`
+	// Short counts submeshes whose level was kept but stopped above its
+	// target (the error limit or the topology stopped it first).
+	Short int `json:"short"`
+	// Sloppy counts submeshes whose level the vertex-clustering fallback
+	// made (--lod-sloppy); Error includes the clustering error.
+	Sloppy int `json:"sloppy"`
 }
 
 // Stage names in pipeline order; the report lists them in this order.

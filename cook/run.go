@@ -82,18 +82,146 @@ type LODOptions struct {
 	// Error is the largest simplification error allowed, relative to the
 	// submesh's extent (the longest side of its bounding box).
 	Error float32
-	// NormalWeight and UVWeight weigh attribute error against geometric
-	// error in the simplifier's quadrics.
-	NormalWeight, UVWeight float32
+	// NormalWeight, UVWeight and ColorWeight weigh the source's own
+	// normals, UVs and vertex colours against geometric error in the
+	// simplifier's quadrics. Normals the cook generated (the source had
+	// none) are never weighted: they carry nothing the positions lack
+	// (see simplify/doc.go).
+	NormalWeight, UVWeight, ColorWeight float32
+	// LockBorder keeps open-border vertices and edges in every level.
+	LockBorder bool
+	// Permissive lets collapses cross attribute seams (UV seams).
+	Permissive bool
+	// Sloppy falls back to vertex clustering when edge collapse stalls
+	// above a level's target; the level's error includes the clustering's.
+	Sloppy bool
 	// Distances are the .cnb switch distances of the reduced levels, one
 	// per ratio, non-decreasing; empty uses the default rule
 	// (payload.DefaultSwitchDistance per mesh).
 	Distances []float32
+	// BySource overrides these options for the sources whose path matches
+	// one of an entry's globs (meshcook.json lodBySource); later entries
+	// win. Ratios and distances stay the same for every source.
+	BySource []LODOverride
+}
+
+// LODOverride is one meshcook.json lodBySource entry: LOD options for the
+// sources matching its globs (relative to the project folder, as the
+// project's sources globs). Nil fields keep the base value.
+type LODOverride struct {
+	Sources    []string    `json:"sources"`
+	Error      *float32    `json:"lodError,omitempty"`
+	Weights    *LODWeights `json:"lodWeights,omitempty"`
+	LockBorder *bool       `json:"lodLockBorder,omitempty"`
+	Permissive *bool       `json:"lodPermissive,omitempty"`
+	Sloppy     *bool       `json:"lodSloppy,omitempty"`
+}
+
+// LODWeights are attribute weights as meshcook.json writes them; nil
+// fields keep the base value.
+type LODWeights struct {
+	Normal *float32 `json:"normal,omitempty"`
+	UV     *float32 `json:"uv,omitempty"`
+	Color  *float32 `json:"color,omitempty"`
+}
+
+// applyWeights copies the set weights over o.
+func (o *LODOptions) applyWeights(w *LODWeights) {
+	if w == nil {
+		return
+	}
+	if w.Normal != nil {
+		o.NormalWeight = *w.Normal
+	}
+	if w.UV != nil {
+		o.UVWeight = *w.UV
+	}
+	if w.Color != nil {
+		o.ColorWeight = *w.Color
+	}
+}
+
+// ForSource returns the LOD options of the source at rel (its path
+// relative to the project folder): the base options with every matching
+// BySource entry applied in order.
+func (o LODOptions) ForSource(rel string) LODOptions {
+	out := o
+	out.BySource = nil
+	for _, ov := range o.BySource {
+		if matchAny(ov.Sources, rel) {
+			out.apply(ov)
+		}
+	}
+	return out
+}
+
+// apply copies the fields ov sets over o.
+func (o *LODOptions) apply(ov LODOverride) {
+	if ov.Error != nil {
+		o.Error = *ov.Error
+	}
+	o.applyWeights(ov.Weights)
+	if ov.LockBorder != nil {
+		o.LockBorder = *ov.LockBorder
+	}
+	if ov.Permissive != nil {
+		o.Permissive = *ov.Permissive
+	}
+	if ov.Sloppy != nil {
+		o.Sloppy = *ov.Sloppy
+	}
+}
+
+// kMaxLODWeight is the largest attribute weight (simplify's limit).
+const kMaxLODWeight = 1e6
+
+// validate checks the options that do not depend on the source.
+func (o LODOptions) validate() error {
+	prev := float32(1)
+	for _, r := range o.Ratios {
+		if !(r > 0 && r < prev) {
+			return fmt.Errorf("lod ratios %v: each must be in (0, 1) and smaller than the one before", o.Ratios)
+		}
+		prev = r
+	}
+	check := func(lo LODOptions) error {
+		if !(lo.Error >= 0) || lo.Error > 1 {
+			return fmt.Errorf("lod error %g: want a fraction of the mesh extent in [0, 1]", lo.Error)
+		}
+		for _, w := range []float32{lo.NormalWeight, lo.UVWeight, lo.ColorWeight} {
+			if !(w >= 0) || w > kMaxLODWeight {
+				return fmt.Errorf("lod weight %g: want 0..%g", w, float32(kMaxLODWeight))
+			}
+		}
+		return nil
+	}
+	if err := check(o); err != nil {
+		return err
+	}
+	for i, ov := range o.BySource {
+		if len(ov.Sources) == 0 {
+			return fmt.Errorf("lodBySource[%d]: sources: name at least one glob", i)
+		}
+		for _, g := range ov.Sources {
+			if err := checkGlob(g); err != nil {
+				return fmt.Errorf("lodBySource[%d]: %w", i, err)
+			}
+		}
+		// Each entry applied alone over the base must be valid; entries
+		// only set fields, so every combination is then valid too.
+		one := o
+		one.apply(ov)
+		if err := check(one); err != nil {
+			return fmt.Errorf("lodBySource[%d]: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // DefaultOptions returns the documented defaults: meshlets of at most 64
 // vertices and 124 triangles, cone weight 0.25; LODs at 50% and 25% of the
-// triangles with at most 1% error; .cnb blobs of at most 1 GiB of
+// triangles with at most 1% error, authored normals and UVs weighted 0.5
+// and colours 1; .cnb blobs of at most 1 GiB of
 // payload; one worker per CPU.
 func DefaultOptions() Options {
 	return Options{
@@ -103,6 +231,7 @@ func DefaultOptions() Options {
 			Error:        simplify.DefaultTargetError,
 			NormalWeight: 0.5,
 			UVWeight:     0.5,
+			ColorWeight:  1,
 		},
 		BlobCeiling: DefaultBlobCeiling,
 		Budget:      budget.Default(),
@@ -119,15 +248,8 @@ func (o Options) Validate() error {
 			return fmt.Errorf("unknown target %q (known: %s)", t, strings.Join(KnownTargets(), ", "))
 		}
 	}
-	prev := float32(1)
-	for _, r := range o.LOD.Ratios {
-		if !(r > 0 && r < prev) {
-			return fmt.Errorf("lod ratios %v: each must be in (0, 1) and smaller than the one before", o.LOD.Ratios)
-		}
-		prev = r
-	}
-	if !(o.LOD.Error >= 0) || o.LOD.Error > 1 {
-		return fmt.Errorf("lod error %g: want a fraction of the mesh extent in [0, 1]", o.LOD.Error)
+	if err := o.LOD.validate(); err != nil {
+		return err
 	}
 	if err := o.validateWorld(); err != nil {
 		return err

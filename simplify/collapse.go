@@ -112,7 +112,7 @@ func (s *state) pickRange(list []collapse, lo, hi int) []collapse {
 				continue
 			}
 			k0, k1 := s.kind[i0], s.kind[i1]
-			rule := edgeRules[(k0<<2|k1)&15]
+			rule := s.rules[(k0<<2|k1)&15]
 			if rule&(ruleForward|ruleBackward) == 0 {
 				continue
 			}
@@ -151,15 +151,21 @@ const (
 
 // edgeRules[k0<<2|k1] packs canCollapse both ways and hasOpposite for an
 // edge from a vertex of kind k0 to one of kind k1, so that listing the
-// candidates reads one byte per edge. Never modified.
-var edgeRules = func() (r [16]uint8) {
+// candidates reads one byte per edge; edgeRulesPermissive does the same
+// for canCollapsePermissive. Never modified.
+var (
+	edgeRules           = packRules(&canCollapse)
+	edgeRulesPermissive = packRules(&canCollapsePermissive)
+)
+
+func packRules(can *[kindCount][kindCount]bool) (r [16]uint8) {
 	for k0 := range kindCount {
 		for k1 := range kindCount {
 			var b uint8
-			if canCollapse[k0][k1] {
+			if can[k0][k1] {
 				b |= ruleForward
 			}
-			if canCollapse[k1][k0] {
+			if can[k1][k0] {
 				b |= ruleBackward
 			}
 			if hasOpposite[k0][k1] {
@@ -169,7 +175,7 @@ var edgeRules = func() (r [16]uint8) {
 		}
 	}
 	return r
-}()
+}
 
 // seamPartner returns the wedge that the other side of seam vertex i0 moves
 // onto when i0 moves onto i1, or noVertex when the seam does not pair up.
@@ -190,13 +196,27 @@ func (s *state) seamPartner(i0, i1 uint32) uint32 {
 	return s1
 }
 
+// seamTarget is where the other wedge of seam vertex i0 goes when i0
+// moves onto i1: its seam partner along the loop, or under
+// Options.Permissive, off the seam onto a manifold i1, i1 itself (both
+// wedges merge into i1's one). noVertex when the move is not allowed.
+func (s *state) seamTarget(i0, i1 uint32) uint32 {
+	if s1 := s.seamPartner(i0, i1); s1 != noVertex {
+		return s1
+	}
+	if s.permit && s.kind[i1] == kindManifold {
+		return i1
+	}
+	return noVertex
+}
+
 // collapseError is the cost of moving i0 onto i1: the geometric quadric of
 // i0's position at i1, plus the attribute quadrics of every wedge that moves.
 func (s *state) collapseError(i0, i1 uint32) float64 {
 	e := s.vq[s.remap[i0]].distanceError(s.pos[i1])
 	var s0, s1 uint32 = noVertex, noVertex
 	if s.kind[i0] == kindSeam {
-		s0, s1 = s.wedge[i0], s.seamPartner(i0, i1)
+		s0, s1 = s.wedge[i0], s.seamTarget(i0, i1)
 		if s1 == noVertex {
 			return math.Inf(1)
 		}

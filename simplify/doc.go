@@ -47,6 +47,34 @@
 // collapse of a tetrahedron into two back-to-back triangles). Closed
 // manifolds therefore stay closed manifolds.
 //
+// Generated attributes. Attribute weights are for data the positions do
+// not determine: authored normals (hard edges, artist-bent shading), UVs,
+// colours. Normals a caller computed from the positions themselves (the
+// cook does when a source has none) carry no information the positions
+// lack: their quadric only restates curvature, which the geometric quadric
+// and the tolerance bound already measure, and it is weighted against
+// positions, so it steers collapses away from where geometry error is
+// cheapest. Such streams must be left out (nil), which is what the cook
+// does. Measured through the cook (bench/compare, cook rows,
+// positions-only sources, error limit 1, Hausdorff to the source, one
+// run): weighting the cook's generated normals at 0.5 gave 0.96-1.68x
+// gltfpack's error on bunny, FlightHelmet and bunny-sub2 (above 1 on 8 of
+// 9 rows); leaving them out gave 0.56-1.08x. The other suspects were not
+// the cause: positions-only levels from one Chain came out at 0.84-1.15x
+// the error of separate Simplify calls per ratio, and the default 1% limit
+// only decides where a level stops (with generated normals weighted the
+// bunny's 0.25 and 0.1 levels stopped at 1242 triangles; without, they
+// reach 918 and 642). Canonicalization was not isolated: every number here
+// is on canonicalized input, as the cook runs it.
+//
+// Permissive. With Options.Permissive a seam vertex may also move off its
+// seam onto a manifold neighbour: both wedges merge into the neighbour's
+// one vertex (the triangles on the far side take the near side's
+// attributes there), and seam edges add no edge quadric, so leaving the
+// seam costs only the moved wedges' attribute error. Border and locked
+// vertices keep their rules; a seam vertex still never moves onto another
+// seam except along its own loop, since its wedges would have no partner.
+//
 // Error. Positions are normalized by the mesh extent, the longest side of
 // the axis-aligned box of the referenced vertices (as meshopt_simplifyScale
 // does; the diagonal would make the same number mean less on flat meshes).

@@ -46,6 +46,13 @@ type Options struct {
 	// above the target. It ignores seams and may fold the surface; it still
 	// honours TargetError, Locked and LockBorder (pinned vertices stay).
 	Sloppy bool
+	// Permissive lets a seam vertex (an attribute discontinuity such as a
+	// UV seam: two vertices at one position) move off its seam onto a
+	// manifold neighbour, both of its wedges onto that neighbour's one, so
+	// the seam no longer stops the collapse; the wedges' attribute error
+	// still costs (see AttributeWeights). The default keeps seams: a seam
+	// vertex only moves along its seam.
+	Permissive bool
 
 	// regionTris overrides kRegionTris (tests: regions on small meshes).
 	regionTris int
@@ -75,6 +82,9 @@ type Result struct {
 	// Stalled reports that the target index count was not reached (the error
 	// limit or the topology stopped the simplification).
 	Stalled bool
+	// Sloppy reports that the vertex-clustering fallback (Options.Sloppy)
+	// ran and removed triangles; Error includes its clustering error.
+	Sloppy bool
 }
 
 // Level is one reduced level of a Chain.
@@ -87,6 +97,12 @@ type Level struct {
 	Error float32
 	// Ratio is the requested fraction of the input triangle count.
 	Ratio float32
+	// Short reports that the level is kept but did not reach its target
+	// (the error limit or the topology stopped it first).
+	Short bool
+	// Sloppy reports that the vertex-clustering fallback (Options.Sloppy)
+	// made this level; Error includes its clustering error.
+	Sloppy bool
 }
 
 // DefaultRatios returns the level ratios Chain uses when given none:
@@ -116,14 +132,12 @@ func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts O
 	}
 	target := opts.TargetIndexCount
 	s.collapseTo(target)
-	out, errNorm := s.result, math.Sqrt(s.maxErr)
-	if len(out) > target && opts.Sloppy {
-		out, errNorm = s.sloppyFallback(target)
-	}
+	out, errNorm, sloppy := s.finish(target, opts.Sloppy)
 	return Result{
 		Indices: c.restore(out),
 		Error:   s.reportError(errNorm),
 		Stalled: len(out) > target,
+		Sloppy:  sloppy,
 	}, nil
 }
 
@@ -164,18 +178,33 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 		levels[i].Ratio = r
 		target := int(float64(inputTris)*float64(r)) * 3
 		s.collapseTo(target)
-		out, errNorm := s.result, math.Sqrt(s.maxErr)
-		if len(out) > target && opts.Sloppy {
-			out, errNorm = s.sloppyFallback(target)
-		}
+		out, errNorm, sloppy := s.finish(target, opts.Sloppy)
 		if float64(len(out)) > float64(prev)*(1-kMinLevelReduction) {
 			continue // stalled: empty level
 		}
 		levels[i].Indices = c.restore(out)
 		levels[i].Error = s.reportError(errNorm)
+		levels[i].Short = len(out) > target
+		levels[i].Sloppy = sloppy
 		prev = len(out)
 	}
 	return levels, nil
+}
+
+// finish returns the collapsed result and its normalized error, or, when
+// collapse stopped above target and sloppy is allowed, the clustering
+// fallback's result and total error; the flag reports that the fallback
+// removed triangles.
+func (s *state) finish(target int, sloppy bool) ([]uint32, float64, bool) {
+	out, errNorm := s.result, math.Sqrt(s.maxErr)
+	if len(out) <= target || !sloppy {
+		return out, errNorm, false
+	}
+	fb, fbErr := s.sloppyFallback(target)
+	if len(fb) >= len(out) {
+		return out, errNorm, false
+	}
+	return fb, fbErr, true
 }
 
 // prepare compacts a validated input, checks its values, and builds the

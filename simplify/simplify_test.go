@@ -476,8 +476,8 @@ func TestSimplifySloppyFallback(t *testing.T) {
 		t.Fatalf("edge collapse moved a locked vertex: %d of %d", len(strict.Indices), len(m.idx))
 	}
 	r := mustSimplify(t, m, Options{TargetIndexCount: target, TargetError: 0.3, Sloppy: true})
-	if r.Stalled || len(r.Indices) > target || len(r.Indices) == 0 {
-		t.Fatalf("sloppy: %d indices, target %d, stalled %v", len(r.Indices), target, r.Stalled)
+	if r.Stalled || len(r.Indices) > target || len(r.Indices) == 0 || !r.Sloppy || strict.Sloppy {
+		t.Fatalf("sloppy: %d indices, target %d, stalled %v, fallback reported %v (strict %v)", len(r.Indices), target, r.Stalled, r.Sloppy, strict.Sloppy)
 	}
 	requireBoundsKept(t, m, r.Indices, float64(r.Error), 1)
 	// A tight limit keeps sloppy within budget, even if the target is missed.
@@ -601,8 +601,8 @@ func TestChainSloppy(t *testing.T) {
 	for _, l := range levels {
 		requireValid(t, m.idx, l.Indices, len(m.pos))
 		target := int(float64(len(m.idx)/3)*float64(l.Ratio)) * 3
-		if len(l.Indices) == 0 || len(l.Indices) > target || len(l.Indices) >= prev || l.Error > 0.3 {
-			t.Fatalf("level %v: %d indices (target %d), error %g", l.Ratio, len(l.Indices), target, l.Error)
+		if len(l.Indices) == 0 || len(l.Indices) > target || len(l.Indices) >= prev || l.Error > 0.3 || !l.Sloppy || l.Short {
+			t.Fatalf("level %v: %d indices (target %d), error %g, sloppy %v, short %v", l.Ratio, len(l.Indices), target, l.Error, l.Sloppy, l.Short)
 		}
 		prev = len(l.Indices)
 	}

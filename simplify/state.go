@@ -57,6 +57,14 @@ var canCollapse = [kindCount][kindCount]bool{
 	kindLocked:   {false, false, false, false},
 }
 
+// canCollapsePermissive is canCollapse under Options.Permissive: a seam
+// vertex may also move off its seam onto a manifold vertex.
+var canCollapsePermissive = func() [kindCount][kindCount]bool {
+	t := canCollapse
+	t[kindSeam][kindManifold] = true
+	return t
+}()
+
 // hasOpposite[k0][k1]: an edge between such vertices has a twin half-edge
 // (in the position-welded mesh), so it is listed once instead of twice.
 var hasOpposite = [kindCount][kindCount]bool{
@@ -100,6 +108,8 @@ type edgeCache struct {
 // the unit extent; all errors inside are squared normalized distances.
 type state struct {
 	n       int
+	rules   *[16]uint8 // edgeRules or edgeRulesPermissive
+	permit  bool       // Options.Permissive
 	pos     []vec3
 	extent  float64
 	absUnit bool // report errors in position units
@@ -158,7 +168,10 @@ type state struct {
 // must have passed validate.
 func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *Options) *state {
 	n := len(positions)
-	s := &state{n: n, absUnit: opts.Absolute, regionTris: kRegionTris}
+	s := &state{n: n, absUnit: opts.Absolute, regionTris: kRegionTris, rules: &edgeRules, permit: opts.Permissive}
+	if opts.Permissive {
+		s.rules = &edgeRulesPermissive
+	}
 	if opts.regionTris > 0 {
 		s.regionTris = opts.regionTris
 	}
@@ -500,6 +513,8 @@ func (s *state) fillQuadrics() {
 			w := kSeamWeight
 			if k0 == kindBorder || k1 == kindBorder {
 				w = kBorderWeight
+			} else if s.permit {
+				continue // Permissive: seams may be crossed, so they cost nothing to leave
 			}
 			var q quadric
 			q.addEdge(s.pos[i0], s.pos[i1], s.pos[i2], w)

@@ -351,7 +351,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		}
 		kind := s.kind[i0]
 		if kind == kindSeam {
-			s1 := s.seamPartner(i0, i1)
+			s1 := s.seamTarget(i0, i1)
 			if s1 == noVertex {
 				continue
 			}

@@ -59,6 +59,10 @@ type config struct {
 	// JSON file between runs (they are deterministic), so iterating on
 	// meshcook's side skips rerunning and re-measuring them.
 	refCache string
+	// lodError is the error limit both tools get in the cook-path rows;
+	// cookFlags are extra `meshcook cook` flags for them.
+	lodError  string
+	cookFlags []string
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -70,14 +74,17 @@ func run(args []string, stdout io.Writer) error {
 	fs.IntVar(&cfg.warmup, "warmup", 2, "untimed warm-up runs before the timed ones (both tools)")
 	fs.IntVar(&cfg.rounds, "rounds", 3, "meshlets: rounds alternating meshcook's and meshoptimizer's measurements (median round reported)")
 	fs.BoolVar(&cfg.quick, "quick", false, "skip the generated ~1M-triangle mesh")
-	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache or simplify")
-	fs.StringVar(&cfg.mesh, "mesh", "", "run one mesh: bunny, FlightHelmet or bunny-sub4")
-	fs.StringVar(&cfg.attrs, "attrs", "", "simplify rows to run: no or normals (both when empty)")
+	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache, simplify or cook")
+	fs.StringVar(&cfg.mesh, "mesh", "", "run one mesh: bunny, FlightHelmet, bunny-sub2 or bunny-sub4")
+	fs.StringVar(&cfg.attrs, "attrs", "", "simplify rows to run: no or normals; cook rows: none, normals or normals+uv (all when empty)")
 	fs.StringVar(&cfg.refCache, "refcache", "", "simplify: reuse meshoptimizer's rows from this JSON `file` (written on first use)")
+	fs.StringVar(&cfg.lodError, "lod-error", "1", "cook rows: the error limit both tools get (--lod-error / -se; 1 = unconstrained, so both reach the target)")
+	cookFlags := fs.String("cook-flags", "", "cook rows: extra space-separated `flags` for meshcook cook")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of this process (meshcook's side and the metrics) to `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	cfg.cookFlags = strings.Fields(*cookFlags)
 	if cfg.runs < 1 || cfg.warmup < 0 || cfg.rounds < 1 {
 		return fmt.Errorf("-runs %d, -warmup %d, -rounds %d: need runs >= 1, warmup >= 0, rounds >= 1", cfg.runs, cfg.warmup, cfg.rounds)
 	}
@@ -116,7 +123,7 @@ func run(args []string, stdout io.Writer) error {
 	sections := []struct {
 		name string
 		fn   func(config, []*benchMesh, string, io.Writer) error
-	}{{"meshlets", compareMeshlets}, {"vcache", compareVcache}, {"simplify", compareSimplify}}
+	}{{"meshlets", compareMeshlets}, {"vcache", compareVcache}, {"simplify", compareSimplify}, {"cook", compareCook}}
 	for _, sec := range sections {
 		if cfg.only != "" && cfg.only != sec.name {
 			continue
@@ -155,7 +162,7 @@ func compareSimplify(cfg config, meshes []*benchMesh, tmp string, w io.Writer) e
 		}
 		diag := geomerr.Extent(m.positions, m.indices)
 		for _, withAttrs := range []bool{false, true} {
-			if cfg.attrs != "" && (cfg.attrs == "normals") != withAttrs {
+			if (cfg.attrs == "no" || cfg.attrs == "normals") && (cfg.attrs == "normals") != withAttrs {
 				continue
 			}
 			for _, frac := range []float64{0.5, 0.25, 0.1} {
@@ -261,14 +268,14 @@ func loadMeshes(cfg config) ([]*benchMesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	meshes := []*benchMesh{bunny, helmet}
+	meshes := []*benchMesh{bunny, helmet, subdivideDisplaced(bunny, 2)}
 	if !cfg.quick && (cfg.mesh == "" || cfg.mesh == "bunny-sub4") {
 		meshes = append(meshes, subdivideDisplaced(bunny, 4))
 	}
 	if cfg.mesh != "" {
 		meshes = slices.DeleteFunc(meshes, func(m *benchMesh) bool { return m.name != cfg.mesh })
 		if len(meshes) == 0 {
-			return nil, fmt.Errorf("-mesh %q: no such benchmark mesh (bunny, FlightHelmet, bunny-sub4)", cfg.mesh)
+			return nil, fmt.Errorf("-mesh %q: no such benchmark mesh (bunny, FlightHelmet, bunny-sub2, bunny-sub4)", cfg.mesh)
 		}
 	}
 	return meshes, nil

@@ -24,6 +24,7 @@ type cookOptions struct {
 	cone     float32
 	lods     string
 	lodError float32
+	lod      lodFlags
 	targets  []string
 	progress bool
 	ceiling  string
@@ -90,6 +91,12 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
   meshcook cook assets -o build --lods 0.5,0.25,0.1 --lod-error 0.02
   meshcook cook assets -o build --lods ""
 
+  # terrain tiles: keep open borders so neighbouring tiles still meet;
+  # scans: ignore UVs, let collapses cross UV seams, and fall back to
+  # vertex clustering (its error reported in --json) where collapse stalls
+  meshcook cook tiles -o build --lod-lock-border
+  meshcook cook scans -o build --lod-weights normal=1,uv=0 --lod-permissive --lod-sloppy --lod-error 0.05
+
   # a world from a project file, in 256 MiB blobs
   meshcook cook game/meshcook.json -o build/world --blob-ceiling 256MiB
 
@@ -120,6 +127,7 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 	f.Float32Var(&o.cone, "cone-weight", o.cone, "meshlet cone weight (0 = ignore normals)")
 	f.StringVar(&o.lods, "lods", o.lods, "LOD levels as comma-separated fractions of LOD0's triangles, decreasing (\"\" or none = no LODs)")
 	f.Float32Var(&o.lodError, "lod-error", o.lodError, "largest LOD simplification error, relative to each submesh's extent")
+	o.lod.add(f, def.LOD)
 	f.StringSliceVar(&o.targets, "target", []string{cook.TargetHMesh}, "output formats, comma-separated: "+strings.Join(cook.KnownTargets(), ", "))
 	f.BoolVar(&o.progress, "progress", true, "show a progress bar when stderr is a terminal")
 	f.StringVar(&o.ceiling, "blob-ceiling", o.ceiling, "cnb: largest payload section per blob before a new blob starts (bytes, or with KiB/MiB/GiB)")
@@ -175,6 +183,12 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	}
 	if set("lod-error") {
 		opts.LOD.Error = o.lodError
+		for i := range opts.LOD.BySource {
+			opts.LOD.BySource[i].Error = nil
+		}
+	}
+	if err := o.lod.apply(&opts.LOD, set); err != nil {
+		return usageError("cook: %v", err)
 	}
 	if set("target") {
 		opts.Targets = o.targets

@@ -168,7 +168,7 @@ func TestCookJSONFieldNames(t *testing.T) {
 		lodKeys = append(lodKeys, k)
 	}
 	sort.Strings(lodKeys)
-	if want := []string{"error", "ratio", "stalled", "triangles"}; !reflect.DeepEqual(lodKeys, want) {
+	if want := []string{"error", "ratio", "short", "sloppy", "stalled", "triangles"}; !reflect.DeepEqual(lodKeys, want) {
 		t.Errorf("lods fields %v, want %v", lodKeys, want)
 	}
 	var stages []struct{ Name string }
