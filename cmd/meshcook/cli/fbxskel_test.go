@@ -57,3 +57,29 @@ func readHMesh(t *testing.T, path string) *hmesh.File {
 	require.NoError(t, err)
 	return f
 }
+
+// The corpus's skinned FBX files: cooking the FBX and cooking its import
+// give the same joints in the same order with the same bind pose.
+func TestCookAndImportAgreeOnCorpusSkeletons(t *testing.T) {
+	for _, name := range []string{"huesitos", "animation_with_skeleton"} {
+		t.Run(name, func(t *testing.T) {
+			src := corpusFile(t, "assimp_skeleton/"+name+".fbx")
+			dir := t.TempDir()
+			code, stdout, stderr := run(t, "cook", src, "-o", filepath.Join(dir, "direct"), "--no-cache")
+			require.Equal(t, ExitOK, code, stdout+stderr)
+			direct := readHMesh(t, filepath.Join(dir, "direct", name+".hmesh"))
+			bunch := filepath.Join(dir, name+".nwb")
+			importOK(t, src, "-o", bunch)
+			code, stdout, stderr = run(t, "cook", bunch, "-o", filepath.Join(dir, "viaNWB"), "--no-cache")
+			require.Equal(t, ExitOK, code, stdout+stderr)
+			imported := readHMesh(t, filepath.Join(dir, "viaNWB", name+".hmesh"))
+			require.Len(t, imported.Joints, len(direct.Joints))
+			for j := range direct.Joints {
+				a, b := direct.Joints[j], imported.Joints[j]
+				require.Equal(t, a.Parent, b.Parent, "joint %d parent", j)
+				require.InDeltaSlice(t, a.BindT[:], b.BindT[:], 1e-5, "joint %d bind translation", j)
+				require.InDeltaSlice(t, a.BindR[:], b.BindR[:], 1e-5, "joint %d bind rotation", j)
+			}
+		})
+	}
+}
