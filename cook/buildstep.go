@@ -1,7 +1,6 @@
 package cook
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/meshcook/meshcook/internal/atomicfile"
 
 	"github.com/meshcook/meshcook/formats/cnb"
 )
@@ -61,13 +62,11 @@ func runJob(ctx context.Context, job Job, opts Options, order int) jobResult {
 	}
 	if res.err == nil {
 		w := time.Now()
-		for _, f := range res.files {
-			out, err := opts.commitOutput(f)
-			if err != nil {
-				res = jobResult{err: err, warnings: res.warnings, stageMS: res.stageMS}
-				break
-			}
-			res.outputs = append(res.outputs, out)
+		outs, err := opts.commitOutputs(res.files)
+		if err != nil {
+			res = jobResult{err: err, warnings: res.warnings, stageMS: res.stageMS}
+		} else {
+			res.outputs = outs
 		}
 		if res.stageMS == nil {
 			res.stageMS = map[string]float64{}
@@ -143,39 +142,13 @@ func storeJob(job Job, opts Options, order int, base string, res *jobResult) {
 	c.put(cnb.CachePayload, fullKey(base, res.deps, contents), rb, order)
 }
 
-// commitOutput writes f under OutDir (writeOutput); with Check it writes
-// nothing and reports Changed when the file on disk is missing or differs.
-func (o Options) commitOutput(f outputFile) (OutputReport, error) {
-	dst := filepath.Join(o.OutDir, filepath.FromSlash(f.name))
-	if o.Check || o.DryRun {
-		rep := OutputReport{Name: f.name, Path: dst, Kind: f.kind, Bytes: len(f.data), XXH3: xxh3Hex(f.data)}
-		old, err := os.ReadFile(dst)
-		rep.Changed = err != nil || !bytes.Equal(old, f.data)
-		return rep, nil
-	}
-	return writeOutput(o.OutDir, f)
-}
-
-// tempTarget returns x for a temp file name ".<x>.tmp-<digits>" (what
-// writeAtomic creates for x), or "" for any other name.
-func tempTarget(name string) string {
-	i := strings.LastIndex(name, ".tmp-")
-	if !strings.HasPrefix(name, ".") || i < 2 {
-		return ""
-	}
-	d := name[i+len(".tmp-"):]
-	if d == "" || strings.Trim(d, "0123456789") != "" {
-		return ""
-	}
-	return name[1:i]
-}
-
-// removeStaleTemps removes the temp files a killed cook left for outputs
-// this cook produced: only a cook killed between creating and renaming one
-// leaves it, and the next cook that produces the same output removes it,
-// whether or not it had to rewrite the output. Other files, and temp files
-// of outputs this cook did not produce (a concurrent cook's), are left
-// alone. One directory read per output folder.
+// removeStaleTemps removes the temp files killed cooks left for outputs
+// this cook produced (internal/atomicfile.RemoveStale): only a cook killed
+// between creating and renaming one leaves it, and the next cook that
+// produces the same output removes it, whether or not it had to rewrite
+// the output. Temps of a writer still running (a concurrent cook's) are
+// left alone, and so are temps of outputs this cook did not produce. One
+// directory read per output folder.
 func removeStaleTemps(outputs []OutputReport) {
 	produced := map[string]bool{}
 	var dirs []string
@@ -186,15 +159,7 @@ func removeStaleTemps(outputs []OutputReport) {
 		}
 	}
 	for _, d := range dirs {
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			if x := tempTarget(e.Name()); x != "" && produced[filepath.Join(d, x)] {
-				os.Remove(filepath.Join(d, e.Name()))
-			}
-		}
+		atomicfile.RemoveStale(d, func(target string) bool { return produced[filepath.Join(d, target)] })
 	}
 }
 
@@ -289,7 +254,7 @@ func checkDiffs(opts Options, rep *Report) []CheckDiff {
 			}
 			return nil
 		}
-		if tempTarget(d.Name()) != "" {
+		if atomicfile.Target(d.Name()) != "" {
 			return nil
 		}
 		rel, err := filepath.Rel(opts.OutDir, p)

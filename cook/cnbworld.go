@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path"
@@ -172,16 +173,25 @@ func writeWorld(ctx context.Context, jobs []Job, results []jobResult, opts Optio
 		}
 	}
 	// Blobs first, then the lock that describes them, then the stale blobs
-	// the new lock no longer names.
-	for _, f := range files {
-		out, err := opts.commitOutput(f)
+	// the new lock no longer names: all under a lock on the data folder, so
+	// two cooks into one output folder commit whole worlds one after the
+	// other (the last one wins whole).
+	if !opts.Check && !opts.DryRun {
+		unlock, err := lockWorld(filepath.Join(opts.OutDir, WorldDataDir))
 		if err != nil {
-			rep.Errors = append(rep.Errors, err.Error())
+			rep.Errors = append(rep.Errors, (&OutputError{Path: filepath.Join(opts.OutDir, WorldDataDir), Err: err}).Error())
 			rep.OutputErrors++
 			return
 		}
-		rep.Outputs = append(rep.Outputs, out)
+		defer unlock()
 	}
+	outs, err := opts.commitOutputs(files)
+	if err != nil {
+		rep.Errors = append(rep.Errors, err.Error())
+		rep.OutputErrors++
+		return
+	}
+	rep.Outputs = append(rep.Outputs, outs...)
 	if opts.Check || opts.DryRun {
 		return // checkDiffs lists stale blobs; a dry run writes nothing
 	}
@@ -564,7 +574,7 @@ func removeStaleBlobs(dataDir string, n int) error {
 	}
 	for _, name := range stale {
 		p := filepath.Join(dataDir, name)
-		if err := os.Remove(p); err != nil {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return &OutputError{Path: p, Err: fmt.Errorf("removing a stale blob: %w", unwrapPathError(err))}
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/meshcook/meshcook/internal/safename"
 	"github.com/meshcook/meshcook/internal/srcpath"
 )
 
@@ -94,7 +95,10 @@ func Plan(inputs []string) ([]Job, error) {
 func newJob(root, src, rel string) Job {
 	rel = filepath.ToSlash(rel)
 	name := strings.TrimPrefix(rel, "assets/")
-	name = strings.TrimSuffix(name, path.Ext(name))
+	// Output names are safe whatever the source is called: an element of
+	// only dots (the stem of "...gltf" is "..") and control or bidi
+	// characters are percent-escaped (internal/safename).
+	name = safename.EscapePath(strings.TrimSuffix(name, path.Ext(name)))
 	return Job{Source: src, Rel: rel, Name: name, SourceRef: strings.ToLower(name), Root: root}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/ktx2"
 	"github.com/meshcook/meshcook/internal/par"
+	"github.com/meshcook/meshcook/internal/safename"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -42,21 +43,11 @@ func imageLeaves(scene *mesh.Scene) []string {
 // `/ \ : * ? " < > |` and `%` itself — are written as %XX (uppercase hex),
 // as are the dots of a leaf made only of dots ("." and ".."). Percent-
 // decoding the file name gives the leaf back, so the mapping is one to one
-// and a texture never lands outside its job's folder.
+// and a texture never lands outside its job's folder. C1 controls, bidi
+// controls and bytes that are not UTF-8 are escaped the same way
+// (internal/safename).
 func TextureFileLeaf(leaf string) string {
-	if strings.Trim(leaf, ".") == "" {
-		return strings.Repeat("%2E", len(leaf))
-	}
-	var b strings.Builder
-	for i := 0; i < len(leaf); i++ {
-		c := leaf[i]
-		if c < 0x20 || c == 0x7f || strings.IndexByte(`/\:*?"<>|%`, c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+	return safename.Escape(leaf, `/\:*?"<>|%`)
 }
 
 // TexturePath is the output name (relative to the output folder, '/'

@@ -1,10 +1,15 @@
 package atomicfile
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Write creates folders, replaces the old bytes and leaves no temp file.
@@ -51,5 +56,112 @@ func TestWriteUnderFileFails(t *testing.T) {
 	os.WriteFile(f, []byte("x"), 0o644)
 	if err := Write(filepath.Join(f, "out"), []byte("y")); err == nil {
 		t.Error("writing below a regular file succeeded")
+	}
+}
+
+// A batch replaces nothing until Commit, and Abort leaves the old files
+// and no temp behind.
+func TestBatchAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.bin"), []byte("old a"), 0o644))
+	root, err := os.OpenRoot(dir)
+	require.NoError(t, err)
+	defer root.Close()
+	b := NewBatch(root)
+	require.NoError(t, b.Add("a.bin", []byte("new a")))
+	require.NoError(t, b.Add("sub/b.bin", []byte("new b")))
+	got, _ := os.ReadFile(filepath.Join(dir, "a.bin"))
+	assert.Equal(t, "old a", string(got), "nothing replaced before Commit")
+	// A name that cannot be written fails Add; Abort drops the rest.
+	require.Error(t, b.Add("a.bin/under-a-file", []byte("x")))
+	b.Abort()
+	got, _ = os.ReadFile(filepath.Join(dir, "a.bin"))
+	assert.Equal(t, "old a", string(got))
+	assert.Equal(t, []string{"a.bin", "sub"}, names(t, dir))
+	assert.Empty(t, names(t, filepath.Join(dir, "sub")))
+
+	b = NewBatch(root)
+	require.NoError(t, b.Add("a.bin", []byte("new a")))
+	require.NoError(t, b.Add("sub/b.bin", []byte("new b")))
+	require.NoError(t, b.Commit())
+	got, _ = os.ReadFile(filepath.Join(dir, "a.bin"))
+	assert.Equal(t, "new a", string(got))
+	got, _ = os.ReadFile(filepath.Join(dir, "sub", "b.bin"))
+	assert.Equal(t, "new b", string(got))
+	assert.Equal(t, []string{"a.bin", "sub"}, names(t, dir))
+}
+
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// E4: writes never follow a link out of the output folder, neither a
+// folder link on the way nor a file link at the name (which is replaced,
+// not written through).
+func TestBatchRefusesLinksOut(t *testing.T) {
+	top := t.TempDir()
+	out, outside := filepath.Join(top, "out"), filepath.Join(top, "outside")
+	require.NoError(t, os.MkdirAll(out, 0o755))
+	require.NoError(t, os.MkdirAll(outside, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "victim.bin"), []byte("keep"), 0o644))
+	if err := os.Symlink(outside, filepath.Join(out, "linkdir")); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	require.NoError(t, os.Symlink(filepath.Join(outside, "victim.bin"), filepath.Join(out, "file.bin")))
+	root, err := os.OpenRoot(out)
+	require.NoError(t, err)
+	defer root.Close()
+	b := NewBatch(root)
+	assert.Error(t, b.Add("linkdir/victim.bin", []byte("evil")))
+	assert.Error(t, b.Add("linkdir/new/x.bin", []byte("evil")))
+	require.NoError(t, b.Add("file.bin", []byte("mine")))
+	require.NoError(t, b.Commit())
+	got, _ := os.ReadFile(filepath.Join(outside, "victim.bin"))
+	assert.Equal(t, "keep", string(got))
+	assert.Equal(t, []string{"victim.bin"}, names(t, outside))
+	st, err := os.Lstat(filepath.Join(out, "file.bin"))
+	require.NoError(t, err)
+	assert.True(t, st.Mode().IsRegular(), "the link was replaced by the file")
+}
+
+// Temp names are unique per process and write; RemoveStale removes the
+// temps of gone writers and legacy ones, never a live writer's.
+func TestTempNamesAndStale(t *testing.T) {
+	a, b := tempName("x.hmesh"), tempName("x.hmesh")
+	assert.NotEqual(t, a, b)
+	assert.Equal(t, "x.hmesh", Target(a))
+	assert.Equal(t, "", Target("x.hmesh"))
+	assert.Equal(t, "", Target(".x.hmesh.tmp-zz"))
+
+	dir := t.TempDir()
+	host := hostTag()
+	// a child that has exited: its pid is free (or reused: then its temp stays, which is safe)
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skipf("cannot run a child: %v", err)
+	}
+	dead := cmd.ProcessState.Pid()
+	files := map[string]bool{ // name → removed
+		".x.hmesh.tmp-123456":                                   true, // legacy
+		fmt.Sprintf(".x.hmesh.tmp-%s-%d-1", host, dead):         !processAlive(dead),
+		fmt.Sprintf(".x.hmesh.tmp-%s-%d-2", host, os.Getpid()):  false, // this process: in flight
+		fmt.Sprintf(".x.hmesh.tmp-%s-%d-3", host, os.Getppid()): false, // alive
+		fmt.Sprintf(".x.hmesh.tmp-%s-%d-4", "0badc0de", dead):   false, // another host's
+		".y.hmesh.tmp-99": false, // not wanted
+		"x.hmesh":         false,
+	}
+	for n := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, n), nil, 0o644))
+	}
+	RemoveStale(dir, func(target string) bool { return target == "x.hmesh" })
+	for n, removed := range files {
+		_, err := os.Stat(filepath.Join(dir, n))
+		assert.Equal(t, removed, err != nil, n)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/meshcook/meshcook/cook"
+	"github.com/meshcook/meshcook/internal/safename"
 )
 
 // buildStepFlags are cook's build-system flags: cache, check, depfile,
@@ -122,7 +123,7 @@ func (b *buildStepFlags) setup(opts *cook.Options, out string, jobs []cook.Job, 
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(stderr, "%s %s (%s)\n", verb, s.Job.Name, formatMS(s.MS))
+		fmt.Fprintf(stderr, "%s %s (%s)\n", verb, safename.Text(s.Job.Name), formatMS(s.MS))
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/meshcook/meshcook/cook"
+	"github.com/meshcook/meshcook/internal/safename"
 )
 
 type cookOptions struct {
@@ -237,10 +238,10 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 		return err
 	}
 	for _, w := range rep.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		fmt.Fprintf(stderr, "warning: %s\n", safename.Text(w)) // names from sources: one line, no bidi tricks
 	}
 	for _, e := range rep.Errors {
-		fmt.Fprintf(stderr, "meshcook: %s\n", e)
+		fmt.Fprintf(stderr, "meshcook: %s\n", safename.Text(e))
 	}
 	if o.json {
 		enc := json.NewEncoder(stdout)

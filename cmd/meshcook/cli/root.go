@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/meshcook/meshcook/internal/budget"
+	"github.com/meshcook/meshcook/internal/safename"
 )
 
 // Version is meshcook's version, printed by `meshcook version`.
@@ -42,7 +43,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = ExitUsage
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(stderr, "meshcook: %s\n", msg)
+		fmt.Fprintf(stderr, "meshcook: %s\n", safename.Text(msg))
 	}
 	if code == ExitUsage {
 		fmt.Fprintln(stderr, "run 'meshcook help' for usage")
