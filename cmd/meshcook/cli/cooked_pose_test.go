@@ -137,7 +137,9 @@ func TestCookedPoseMatchesGltfTransform(t *testing.T) {
 				cmd.Dir = dir
 				raw, err := cmd.Output()
 				require.NoError(t, err)
-				var ref struct{ Times []struct{ Submeshes [][]float64 } }
+				var ref struct {
+					Times []struct{ Submeshes [][]float64 }
+				}
 				require.NoError(t, json.Unmarshal(raw, &ref))
 				worst := 0.0
 				for i, tm := range times {

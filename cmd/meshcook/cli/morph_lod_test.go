@@ -60,7 +60,9 @@ func morphSphereGLTF(t *testing.T, dir string, rings, segs int) string {
 	tOff, tLen := put([]float32{0, 1, 2})
 	wOff, wLen := put([]float32{0, 1, 0})
 	nv := len(pos) / 3
-	view := func(off, n int) map[string]any { return map[string]any{"buffer": 0, "byteOffset": off, "byteLength": n} }
+	view := func(off, n int) map[string]any {
+		return map[string]any{"buffer": 0, "byteOffset": off, "byteLength": n}
+	}
 	doc := map[string]any{
 		"asset":  map[string]any{"version": "2.0"},
 		"scene":  0,
