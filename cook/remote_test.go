@@ -84,6 +84,17 @@ func remoteWarnings(rep *Report) []string {
 	return out
 }
 
+// cookedWithoutCache is what a plain cook of jobs writes: the bytes every
+// cook through a remote must write.
+func cookedWithoutCache(t *testing.T, jobs []Job) map[string]string {
+	t.Helper()
+	opts := DefaultOptions()
+	opts.OutDir = filepath.Join(t.TempDir(), "out")
+	_, err := Run(context.Background(), jobs, opts)
+	require.NoError(t, err)
+	return readTree(t, opts.OutDir)
+}
+
 func sampleJobs(t *testing.T) []Job {
 	jobs, err := Plan([]string{samplesDir()})
 	require.NoError(t, err)
@@ -141,12 +152,7 @@ func TestRemoteTwoMachinesNginx(t *testing.T) {
 // (a warm remote) and when it would upload (a cold one).
 func TestRemoteServerKilledMidCookNginx(t *testing.T) {
 	jobs := sampleJobs(t)
-	ref := newMachine(t)
-	opts := DefaultOptions()
-	opts.OutDir = ref.out
-	_, err := Run(context.Background(), jobs, opts)
-	require.NoError(t, err)
-	want := readTree(t, ref.out)
+	want := cookedWithoutCache(t, jobs)
 
 	killAfterFirst := func(srv *davtest.Server) func(*Options) {
 		return func(o *Options) {
@@ -336,12 +342,7 @@ func (f *faultServer) serve(w http.ResponseWriter, r *http.Request) {
 // the tries of the request that found it down.
 func TestRemoteFaults(t *testing.T) {
 	jobs := sampleJobs(t)
-	ref := newMachine(t)
-	opts := DefaultOptions()
-	opts.OutDir = ref.out
-	_, err := Run(context.Background(), jobs, opts)
-	require.NoError(t, err)
-	want := readTree(t, ref.out)
+	want := cookedWithoutCache(t, jobs)
 
 	for _, tc := range []struct {
 		mode string
