@@ -1,6 +1,8 @@
 package gltf
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"testing/fstest"
@@ -18,6 +20,14 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b.dataURI(f))
 	}
 	f.Add([]byte(`{"asset":{"version":"2.0"},"nodes":[{"children":[0]}],"scenes":[{"nodes":[0]}]}`))
+	// a meshopt-compressed file (gltfpack's output in the corpus), and
+	// the node-animated scene (rigid skin)
+	if b, err := os.ReadFile(filepath.Join(corpusDir, "gltf", "quantization_misc", "BoxMeshopt.glb")); err == nil {
+		f.Add(b)
+	}
+	na := newBuilder()
+	nodeAnimScene(na)
+	f.Add(na.glb(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > fuzzMaxInput {
 			return

@@ -33,8 +33,10 @@ type hmeshSummary struct {
 	Materials       []string         `json:"materials"`
 	Submeshes       []submeshSummary `json:"submeshes"`
 	Skinned         bool             `json:"skinned"`
-	Joints          int              `json:"joints"` // SKEL joints, 0 without a skeleton
-	Roots           []int            `json:"roots"`  // joints without a parent
+	Joints          int              `json:"joints"`       // SKEL joints, 0 without a skeleton
+	Roots           []int            `json:"roots"`        // joints without a parent
+	MorphTargets    int              `json:"morphTargets"` // MRPH targets over all submeshes
+	MorphEntries    int              `json:"morphEntries"` // MRPH sparse deltas
 	Lods            []lodSummary     `json:"lods"`
 }
 
@@ -185,6 +187,9 @@ func summarizeHMesh(path string, f *hmesh.File) hmeshSummary {
 		Roots:         []int{},
 		Lods:          summarizeLODs(f),
 	}
+	if f.Morphs != nil {
+		s.MorphTargets, s.MorphEntries = len(f.Morphs.Targets), len(f.Morphs.Entries)
+	}
 	for j, jt := range f.Joints {
 		if jt.Parent < 0 {
 			s.Roots = append(s.Roots, j)
@@ -279,6 +284,9 @@ func printHMesh(w io.Writer, s hmeshSummary) {
 	}
 	if s.Joints > 0 {
 		fmt.Fprintf(w, "  skeleton: %d joints, roots %v\n", s.Joints, s.Roots)
+	}
+	if s.MorphTargets > 0 {
+		fmt.Fprintf(w, "  morphs: %d targets, %d sparse deltas\n", s.MorphTargets, s.MorphEntries)
 	}
 	for _, l := range s.Lods {
 		fmt.Fprintf(w, "  LOD%d: %d triangles (%.1f%%), error %.5f of the diagonal, %d submeshes stalled\n",

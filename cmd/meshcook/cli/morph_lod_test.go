@@ -138,4 +138,10 @@ func TestMorphingSphereLODs(t *testing.T) {
 	assert.Equal(t, 1, ch.Targets)
 	assert.Equal(t, []float32{0, 1, 0}, ch.Values)
 	meshcheck(t, []string{filepath.Join(out, "ball.hmesh"), filepath.Join(out, "ball.hanim")})
+	code, stdout, _ := run(t, "inspect", "--json", filepath.Join(out, "ball.hmesh"))
+	require.Equal(t, ExitOK, code)
+	var hs hmeshSummary
+	require.NoError(t, json.Unmarshal([]byte(stdout), &hs))
+	assert.Equal(t, 1, hs.MorphTargets)
+	assert.Equal(t, len(f.Morphs.Entries), hs.MorphEntries)
 }
