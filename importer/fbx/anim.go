@@ -192,7 +192,7 @@ func (s *scene) sampleJoint(st *stackInfo, j int, chain []*object, conv, convInv
 		return splitTRS(conv.Mul(m).Mul(convInv))
 	}
 	tol := s.opts.AnimTolerance
-	sm := &sampler{tol: tol, budget: &s.animBudget}
+	sm := &sampler{tol: tol, ttol: s.translationTolerance(), budget: &s.animBudget}
 	for k, t := range ticks {
 		if k > 0 {
 			before := eval(t, true)
@@ -208,6 +208,20 @@ func (s *scene) sampleJoint(st *stackInfo, j int, chain []*object, conv, convInv
 		}
 	}
 	return sm.channels(j, st.start), nil
+}
+
+// translationTolerance is AnimTolerance for translations, in output units,
+// but at most AnimTolerance times the scene's size (the diagonal of its
+// meshes' bounds) when that is under one unit: keys placed within 0.1 mm
+// would move a 2 cm model by 0.5% of its size, so small models get
+// proportionally tighter keys. Rotations (unit quaternions) and scales are
+// relative already and keep AnimTolerance.
+func (s *scene) translationTolerance() float64 {
+	tol := s.opts.AnimTolerance
+	if s.size > 0 && s.size < 1 {
+		return tol * s.size
+	}
+	return tol
 }
 
 // trs is one sampled local transform.
@@ -233,6 +247,7 @@ const maxAnimKeys = 1 << 22
 
 type sampler struct {
 	tol     float64
+	ttol    float64 // translations (see translationTolerance)
 	samples []animSample
 	budget  *int
 }
@@ -261,7 +276,7 @@ func (sm *sampler) refine(eval func(int64, bool) trs, a, b int64, vb trs) {
 		worst := 0.0
 		for _, u := range [3]float64{0.25, 0.5, 0.75} {
 			t := a + int64(float64(b-a)*u)
-			worst = max(worst, trsError(lerpTRS(va, vb, u), eval(t, true)))
+			worst = max(worst, sm.error(lerpTRS(va, vb, u), eval(t, true)))
 		}
 		if worst <= sm.tol {
 			return
@@ -277,7 +292,18 @@ func (sm *sampler) refine(eval func(int64, bool) trs, a, b int64, vb trs) {
 	split(a, b, va, vb, 0)
 }
 
-func (sm *sampler) near(a, b trs) bool { return trsError(a, b) <= sm.tol }
+func (sm *sampler) near(a, b trs) bool { return sm.error(a, b) <= sm.tol }
+
+// error is trsError with translations measured against their own
+// tolerance (scaled onto tol).
+func (sm *sampler) error(a, b trs) float64 {
+	k := sm.tol / sm.ttol
+	for c := range 3 {
+		a.t[c] *= k
+		b.t[c] *= k
+	}
+	return trsError(a, b)
+}
 
 // channels turns the samples into three linear channels (times relative to
 // start), each with the keys linear interpolation needs.
@@ -294,7 +320,11 @@ func (sm *sampler) channels(j int, start int64) []mesh.Channel {
 			}
 			return v.s[:]
 		}
-		keep := reduceKeys(sm.samples, func(i int) []float64 { return get(sm.samples[i].v) }, path == mesh.PathRotation, sm.tol)
+		tol := sm.tol
+		if path == mesh.PathTranslation {
+			tol = sm.ttol
+		}
+		keep := reduceKeys(sm.samples, func(i int) []float64 { return get(sm.samples[i].v) }, path == mesh.PathRotation, tol)
 		ch := mesh.Channel{Joint: j, Path: path, Interp: mesh.InterpLinear,
 			Times: make([]float32, 0, len(keep)), Values: make([]float32, 0, len(keep)*comps)}
 		for _, i := range keep {

@@ -150,6 +150,7 @@ func ConvertInstances(doc *Document, opts Options) (*mesh.Scene, []Instance, err
 			s.dropf("geometry not attached to any model")
 		}
 	}
+	s.size = sceneSize(out.Submeshes)
 	var perm []int
 	var bones []*object
 	out.Skeleton, perm, bones = s.skeleton(sb, conv)
@@ -363,3 +364,21 @@ func finite3(v vec3d) bool {
 }
 
 func f32v(v vec3d) mesh.Vec3 { return mesh.Vec3{float32(v[0]), float32(v[1]), float32(v[2])} }
+
+// sceneSize is the diagonal of the submeshes' bounding box.
+func sceneSize(subs []mesh.Submesh) float64 {
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, sm := range subs {
+		for _, p := range sm.Positions {
+			for c := range 3 {
+				lo[c], hi[c] = min(lo[c], float64(p[c])), max(hi[c], float64(p[c]))
+			}
+		}
+	}
+	if lo[0] > hi[0] {
+		return 0
+	}
+	d := vec3d{hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}
+	return math.Sqrt(dot3(d, d))
+}

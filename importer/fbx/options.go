@@ -57,7 +57,9 @@ type Options struct {
 
 	// AnimTolerance is the largest error of the linear keys animation is
 	// sampled into, per component, in output units (metres, unit
-	// quaternion, scale factor); 0 means DefaultAnimTolerance.
+	// quaternion, scale factor; translations at most AnimTolerance times
+	// the scene's size when it is under one unit); 0 means
+	// DefaultAnimTolerance.
 	AnimTolerance float64
 }
 

@@ -53,6 +53,9 @@ type scene struct {
 	// what is not carried, per kind (mesh.Scene.Drops).
 	files []string
 	drops map[string]int
+	// size is the diagonal of the imported meshes' bounds in output space
+	// (0 before they are emitted).
+	size float64
 }
 
 func (s *scene) warnf(format string, args ...any) {
