@@ -36,13 +36,13 @@ func newMachine(t *testing.T) machine {
 	return machine{filepath.Join(d, "out"), filepath.Join(d, "cache")}
 }
 
-// cookOn cooks jobs on m with the remote at url (fast failure settings);
-// edit, when set, changes the options (JobDone hooks).
+// cookOn cooks jobs on m with the remote at url (the default timeout, a
+// short backoff); edit, when set, changes the options (JobDone hooks).
 func cookOn(t *testing.T, m machine, url string, jobs []Job, edit func(*Options)) *Report {
 	t.Helper()
 	c, err := OpenCache(m.cache, 0, Toolchain())
 	require.NoError(t, err)
-	r, err := OpenRemote(RemoteOptions{URL: url, Timeout: 2 * time.Second, Backoff: 10 * time.Millisecond})
+	r, err := OpenRemote(RemoteOptions{URL: url, Backoff: 10 * time.Millisecond})
 	require.NoError(t, err)
 	c.UseRemote(r)
 	opts := DefaultOptions()
