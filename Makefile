@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build test vet lint bench bench-compare bench-png bench-farm bench-e2e fuzz samples cook-samples clean
+.PHONY: all build test vet lint bench bench-compare bench-png bench-farm bench-e2e bench-textures fuzz samples cook-samples clean
 
 all: build test
 
@@ -43,6 +43,13 @@ bench-farm:
 bench-e2e: build
 	npm ci --prefix bench/e2e --no-audit --no-fund
 	$(GO) run ./bench/e2e -meshcook bin/meshcook $(E2E_FLAGS)
+
+# Every corpus texture at full size in the codec `--textures auto` picks,
+# transcoded by three's Basis Universal transcoder: per-file PSNR, sizes
+# against the source images, total encode time. BOTH=1 adds the other codec.
+bench-textures:
+	npm ci --prefix formats/ktx2/testdata/node --no-audit --no-fund
+	MESHCOOK_BENCH_TEXTURES=1 MESHCOOK_BENCH_BOTH=$(BOTH) $(GO) test -count=1 -run '^TestBenchTextures$$' -v ./formats/ktx2 | grep -v '^=== '
 
 # Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
 fuzz:

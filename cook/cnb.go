@@ -133,7 +133,7 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, er
 			source: job.Rel,
 		})
 	}
-	texs, warnings := cnbTextures(job, scene, order, imageLeaves)
+	texs, warnings := cnbTextures(job, scene, order, imageLeaves, opts.Textures)
 	return append(out, texs...), warnings, nil
 }
 
@@ -143,7 +143,7 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, er
 // runtime ref "<sourceRef>/<imageLeaf>", the string whose FNV-1a 64 the
 // .hmat row's texture slot holds. An image that cannot be converted is
 // skipped with a warning, as the hmesh target does.
-func cnbTextures(job Job, scene *mesh.Scene, order []int, leaves []string) ([]cnbResource, []string) {
+func cnbTextures(job Job, scene *mesh.Scene, order []int, leaves []string, to TextureOptions) ([]cnbResource, []string) {
 	uses := textureUses(scene, order)
 	var out []cnbResource
 	var warnings []string
@@ -161,7 +161,7 @@ func cnbTextures(job Job, scene *mesh.Scene, order []int, leaves []string) ([]cn
 			warnings = append(warnings, fmt.Sprintf("%s: no image bytes were loaded (uri %q); no Texture resource", label, im.URI))
 			continue
 		}
-		b, err := ktx2.FromImage(im.Data, kind, KTXWriter)
+		b, err := encodeTexture(im.Data, kind, u.kinds, to)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: %v; no Texture resource", label, err))
 			continue

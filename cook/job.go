@@ -99,7 +99,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		case TargetHMesh:
 			out, err = packHMesh(job, c, opts)
 			if err == nil {
-				more, warnings, cerr := packCompanions(job, c) // .hanim, .ktx2
+				more, warnings, cerr := packCompanions(job, c, opts.Textures) // .hanim, .ktx2
 				out, err = append(out, more...), cerr
 				res.warnings = append(res.warnings, warnings...)
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -53,9 +54,19 @@ type ProjectOptions struct {
 	LODSloppy           *bool       `json:"lodSloppy,omitempty"`
 	// LODBySource sets LOD options for the sources matching each entry's
 	// globs, over the options above; later entries win.
-	LODBySource []LODOverride `json:"lodBySource,omitempty"`
-	BlobCeiling *uint64       `json:"blobCeiling,omitempty"`
-	StrictPaths *bool         `json:"strictPaths,omitempty"` // Options.StrictPaths
+	LODBySource []LODOverride    `json:"lodBySource,omitempty"`
+	BlobCeiling *uint64          `json:"blobCeiling,omitempty"`
+	StrictPaths *bool            `json:"strictPaths,omitempty"` // Options.StrictPaths
+	Textures    *ProjectTextures `json:"textures,omitempty"`
+}
+
+// ProjectTextures are the texture options of a project file; each one
+// given replaces the default (TextureOptions; docs/textures.md).
+type ProjectTextures struct {
+	Mode    *string           `json:"mode,omitempty"`    // rgba8, uastc, etc1s or auto
+	Quality *int              `json:"quality,omitempty"` // 1..100
+	MaxSize *int              `json:"maxSize,omitempty"` // 0 = no limit
+	Slots   map[string]string `json:"slots,omitempty"`   // slot name → mode
 }
 
 // IsProjectFile reports whether p names a project file (by its base name).
@@ -168,6 +179,20 @@ func (pr *Project) Apply(opts *Options) error {
 	}
 	if o.StrictPaths != nil {
 		opts.StrictPaths = *o.StrictPaths
+	}
+	if t := o.Textures; t != nil {
+		if t.Mode != nil {
+			opts.Textures.Mode = *t.Mode
+		}
+		if t.Quality != nil {
+			opts.Textures.Quality = *t.Quality
+		}
+		if t.MaxSize != nil {
+			opts.Textures.MaxSize = *t.MaxSize
+		}
+		if t.Slots != nil {
+			opts.Textures.Slots = maps.Clone(t.Slots)
+		}
 	}
 	return nil
 }

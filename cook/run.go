@@ -26,6 +26,8 @@ type Options struct {
 	Meshlet meshlet.Options
 	// LOD controls the reduced levels written to .hmesh LODI/LODT.
 	LOD LODOptions
+	// Textures say how referenced images become .ktx2 files.
+	Textures TextureOptions
 	// Targets are the output formats to write (TargetHMesh, ...), in any
 	// order; empty means hmesh.
 	Targets []string
@@ -235,6 +237,7 @@ func DefaultOptions() Options {
 		},
 		BlobCeiling: DefaultBlobCeiling,
 		Budget:      budget.Default(),
+		Textures:    DefaultTextureOptions(),
 	}
 }
 
@@ -254,7 +257,7 @@ func (o Options) Validate() error {
 	if err := o.validateWorld(); err != nil {
 		return err
 	}
-	return nil
+	return o.Textures.Validate()
 }
 
 // jobResult is everything one job produced, joined in job order.

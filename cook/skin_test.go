@@ -56,7 +56,7 @@ func skCook(t *testing.T, scene *mesh.Scene) (map[string][]byte, map[string]stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, warnings, err := packCompanions(job, c)
+	more, warnings, err := packCompanions(job, c, DefaultTextureOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,13 +212,15 @@ func TestTexturesAndRefs(t *testing.T) {
 		},
 	}
 	out, kinds, warnings, rep := skCook(t, scene)
-	wantKTX := map[string]uint32{
-		"Models/Thing/albedo.ktx2":      ktx2.VkFormatR8G8B8A8SRGB,
-		"Models/Thing/..%2Fnormal.ktx2": ktx2.VkFormatR8G8B8A8Unorm,
-		"Models/Thing/image_2.ktx2":     ktx2.VkFormatR8G8B8A8Unorm,
-		"Models/Thing/glow.ktx2":        ktx2.VkFormatR8G8B8A8SRGB,
+	// Default textures "auto": UASTC for data slots, autoColorCodec for
+	// color slots, the more faithful codec for an image used both ways.
+	wantKTX := map[string]string{
+		"Models/Thing/albedo.ktx2":      "uastc srgb",
+		"Models/Thing/..%2Fnormal.ktx2": "uastc linear",
+		"Models/Thing/image_2.ktx2":     "uastc linear",
+		"Models/Thing/glow.ktx2":        autoColorCodec.String() + " srgb",
 	}
-	got := map[string]uint32{}
+	got := map[string]string{}
 	for name, b := range out {
 		if kinds[name] != "ktx2" {
 			continue
@@ -230,7 +232,11 @@ func TestTexturesAndRefs(t *testing.T) {
 		if len(f.Levels) != ktx2.LevelCount(f.Width, f.Height) || string(f.KeyValues[ktx2.KeyWriter]) != KTXWriter+"\x00" {
 			t.Errorf("%s: %d levels for %d×%d, writer %q", name, len(f.Levels), f.Width, f.Height, f.KeyValues[ktx2.KeyWriter])
 		}
-		got[name] = f.VkFormat
+		tf := "linear"
+		if f.SRGB() {
+			tf = "srgb"
+		}
+		got[name] = f.Codec.String() + " " + tf
 	}
 	if !reflect.DeepEqual(got, wantKTX) || rep.Textures != len(wantKTX) {
 		t.Errorf("textures %v (report %d), want %v", got, rep.Textures, wantKTX)
@@ -376,7 +382,7 @@ func TestHAnimJointOutOfRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := packCompanions(job, c); err == nil || !strings.Contains(err.Error(), "skeleton has 0") {
+	if _, _, err := packCompanions(job, c, DefaultTextureOptions()); err == nil || !strings.Contains(err.Error(), "skeleton has 0") {
 		t.Errorf("error %v, want the joint count named", err)
 	}
 }

@@ -3,6 +3,7 @@ package cook
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/meshcook/meshcook/formats/hmat"
@@ -57,10 +58,108 @@ func TexturePath(name, leaf string) string {
 	return path.Join(name, TextureFileLeaf(leaf)+".ktx2")
 }
 
+// Texture modes (TextureOptions.Mode and the per-slot overrides).
+const (
+	TexturesRGBA8 = "rgba8" // uncompressed RGBA8, as before Basis support
+	TexturesUASTC = "uastc" // Basis Universal UASTC + Zstandard
+	TexturesETC1S = "etc1s" // Basis Universal ETC1S + BasisLZ
+	TexturesAuto  = "auto"  // UASTC for normal and data maps, ETC1S for color
+)
+
+// TextureModes lists the modes in the order docs and flags show them.
+func TextureModes() []string {
+	return []string{TexturesRGBA8, TexturesUASTC, TexturesETC1S, TexturesAuto}
+}
+
+// TextureSlots lists the material slots a per-slot override can name.
+func TextureSlots() []string {
+	return []string{"baseColor", "emissive", "normal", "metallicRoughness", "occlusion"}
+}
+
+// TextureOptions say how images become .ktx2 files (docs/textures.md).
+type TextureOptions struct {
+	// Mode is the storage of every slot without an override.
+	Mode string
+	// Quality is 1..100: UASTC block search effort, ETC1S codebook size.
+	Quality int
+	// MaxSize, when > 0, shrinks images whose larger side exceeds it to
+	// that side before the mip chain is built.
+	MaxSize int
+	// Slots overrides Mode for the named material slots (TextureSlots).
+	Slots map[string]string
+}
+
+// DefaultTextureOptions: auto, quality ktx2.DefaultQuality, no size limit.
+func DefaultTextureOptions() TextureOptions {
+	return TextureOptions{Mode: TexturesAuto, Quality: ktx2.DefaultQuality}
+}
+
+// Validate checks the modes, slot names, quality and size.
+func (o TextureOptions) Validate() error {
+	if !slices.Contains(TextureModes(), o.Mode) {
+		return fmt.Errorf("textures %q: want one of %s", o.Mode, strings.Join(TextureModes(), ", "))
+	}
+	for slot, m := range o.Slots {
+		if !slices.Contains(TextureSlots(), slot) {
+			return fmt.Errorf("texture slot %q: want one of %s", slot, strings.Join(TextureSlots(), ", "))
+		}
+		if !slices.Contains(TextureModes(), m) {
+			return fmt.Errorf("texture slot %s mode %q: want one of %s", slot, m, strings.Join(TextureModes(), ", "))
+		}
+	}
+	if o.Quality < ktx2.MinQuality || o.Quality > ktx2.MaxQuality {
+		return fmt.Errorf("texture quality %d: want %d..%d", o.Quality, ktx2.MinQuality, ktx2.MaxQuality)
+	}
+	if o.MaxSize < 0 {
+		return fmt.Errorf("max texture size %d: want 0 (no limit) or more", o.MaxSize)
+	}
+	return nil
+}
+
+// codecFor returns the codec of an image used in the given slots: each
+// slot's mode (its override, else Mode), auto resolved to ETC1S for the
+// color slots and UASTC for the others; when slots disagree the most
+// faithful wins (rgba8, then uastc, then etc1s).
+func (o TextureOptions) codecFor(slots []string) ktx2.Codec {
+	best := -1
+	rank := []ktx2.Codec{ktx2.CodecETC1S, ktx2.CodecUASTC, ktx2.CodecRGBA8}
+	for _, slot := range slots {
+		m := o.Mode
+		if v, ok := o.Slots[slot]; ok {
+			m = v
+		}
+		var c ktx2.Codec
+		switch m {
+		case TexturesRGBA8:
+			c = ktx2.CodecRGBA8
+		case TexturesUASTC:
+			c = ktx2.CodecUASTC
+		case TexturesETC1S:
+			c = ktx2.CodecETC1S
+		default: // auto
+			c = ktx2.CodecUASTC
+			if slot == "baseColor" || slot == "emissive" {
+				c = autoColorCodec
+			}
+		}
+		best = max(best, slices.Index(rank, c))
+	}
+	if best < 0 {
+		return ktx2.CodecRGBA8
+	}
+	return rank[best]
+}
+
+// encodeTexture converts one source image for the given slots.
+func encodeTexture(data []byte, kind ktx2.Kind, slots []string, o TextureOptions) ([]byte, error) {
+	return ktx2.FromImageOptions(data, kind, KTXWriter, ktx2.Options{Codec: o.codecFor(slots), Quality: o.Quality, MaxSize: o.MaxSize})
+}
+
 // textureUse is how the written materials use one image.
 type textureUse struct {
 	color, data bool
 	slots       []string // "material 2 baseColor", for warnings
+	kinds       []string // slot names ("baseColor"), deduplicated, in first-use order
 }
 
 // textureUses collects, for each image, how the materials in slot order
@@ -83,6 +182,9 @@ func textureUses(scene *mesh.Scene, order []int) map[int]*textureUse {
 			u.data = true
 		}
 		u.slots = append(u.slots, fmt.Sprintf("material %d %s", mat, what))
+		if !slices.Contains(u.kinds, what) {
+			u.kinds = append(u.kinds, what)
+		}
 	}
 	for _, src := range order {
 		m := scene.Materials[src]
@@ -96,9 +198,10 @@ func textureUses(scene *mesh.Scene, order []int) map[int]*textureUse {
 }
 
 // packTextures converts every image referenced by the materials the .hmat
-// lists into an RGBA8 KTX2 with a full mip chain: sRGB (R8G8B8A8_SRGB, mips
-// filtered in linear light) for base color and emissive, UNORM
-// (R8G8B8A8_UNORM) for normal, metallic-roughness and occlusion maps.
+// lists into a KTX2 with a full mip chain, stored as TextureOptions say
+// (codecFor): sRGB (mips filtered in linear light) for base color and
+// emissive, linear (UNORM) for normal, metallic-roughness and occlusion
+// maps.
 //
 // An image used both ways is written once, as color (sRGB): one ref names
 // one file, and a picture shown as color is what a viewer notices when
@@ -109,7 +212,7 @@ func textureUses(scene *mesh.Scene, order []int) map[int]*textureUse {
 //
 // Files come out in image index order, so outputs do not depend on
 // material order beyond the color/data decision.
-func packTextures(job Job, c *cooked) ([]outputFile, []string) {
+func packTextures(job Job, c *cooked, to TextureOptions) ([]outputFile, []string) {
 	scene := c.scene
 	used := make([]int, len(scene.Submeshes))
 	for i, s := range scene.Submeshes {
@@ -134,7 +237,7 @@ func packTextures(job Job, c *cooked) ([]outputFile, []string) {
 			if u.color {
 				kind = ktx2.KindColor
 			}
-			enc[img].b, enc[img].err = ktx2.FromImage(scene.Images[img].Data, kind, KTXWriter)
+			enc[img].b, enc[img].err = encodeTexture(scene.Images[img].Data, kind, u.kinds, to)
 		}
 	})
 	var out []outputFile
@@ -181,7 +284,7 @@ func validateKTX2(b []byte) func() error {
 // packCompanions builds what the hmesh target writes beside the .hmesh and
 // .hmat: the .hanim clips and the .ktx2 textures. Warnings are prefixed
 // with the source path, like the importer's.
-func packCompanions(job Job, c *cooked) ([]outputFile, []string, error) {
+func packCompanions(job Job, c *cooked, to TextureOptions) ([]outputFile, []string, error) {
 	var out []outputFile
 	var warnings []string
 	clip, w, err := packHAnim(job, c)
@@ -192,7 +295,7 @@ func packCompanions(job Job, c *cooked) ([]outputFile, []string, error) {
 		out = append(out, *clip)
 	}
 	warnings = append(warnings, w...)
-	tex, w := packTextures(job, c)
+	tex, w := packTextures(job, c, to)
 	out = append(out, tex...)
 	warnings = append(warnings, w...)
 	for i, s := range warnings {
@@ -200,3 +303,6 @@ func packCompanions(job Job, c *cooked) ([]outputFile, []string, error) {
 	}
 	return out, warnings, nil
 }
+
+// autoColorCodec is what auto picks for color slots.
+const autoColorCodec = ktx2.CodecETC1S

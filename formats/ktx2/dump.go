@@ -11,11 +11,18 @@ import (
 // Dump writes a stable text summary of f for inspect and golden tests: the
 // format and size, every key with its raw value quoted, and per level its
 // size, byte count, mean R, G, B, A (rounded) and the FNV-1a 64 of its
-// pixels.
+// pixels (for Basis codecs, the decoded pixels).
 func Dump(w io.Writer, f *File) error {
 	bw := bufio.NewWriter(w)
 	name := "R8G8B8A8_UNORM"
-	if f.VkFormat == VkFormatR8G8B8A8SRGB {
+	switch {
+	case f.Codec != CodecRGBA8:
+		name = "linear"
+		if f.SRGB() {
+			name = "sRGB"
+		}
+		name = fmt.Sprintf("%v %s", f.Codec, name)
+	case f.VkFormat == VkFormatR8G8B8A8SRGB:
 		name = "R8G8B8A8_SRGB"
 	}
 	fmt.Fprintf(bw, "ktx2 vkFormat %d (%s) %d×%d levels %d\n", f.VkFormat, name, f.Width, f.Height, len(f.Levels))

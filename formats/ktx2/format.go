@@ -105,15 +105,29 @@ type Level struct {
 
 // File is a decoded meshcook KTX2 texture.
 type File struct {
-	VkFormat      uint32 // VkFormatR8G8B8A8SRGB or VkFormatR8G8B8A8Unorm
-	Width, Height int    // level 0 size
+	// Codec is how the file stores its pixels. For CodecRGBA8, VkFormat
+	// is VkFormatR8G8B8A8SRGB or VkFormatR8G8B8A8Unorm; the Basis codecs
+	// have VkFormat 0 and Kind says sRGB (KindColor) or linear (KindData).
+	Codec         Codec
+	VkFormat      uint32
+	Kind          Kind // Basis codecs only; RGBA8 files follow VkFormat
+	Width, Height int  // level 0 size
 	// Levels is the full mip chain, level 0 (Width × Height) first, each
 	// level half the previous one rounded down (at least 1), ending at 1×1.
+	// For Basis codecs Decode fills the pixels by decoding the blocks.
 	Levels []Level
 	// KeyValues holds the key/value data with raw values: string values
 	// keep their NUL terminator ("rd\x00"). Entries are written sorted by
 	// key whatever the map order.
 	KeyValues map[string][]byte
+}
+
+// SRGB reports whether the texture's color channels are sRGB-encoded.
+func (f *File) SRGB() bool {
+	if f.Codec == CodecRGBA8 {
+		return f.VkFormat == VkFormatR8G8B8A8SRGB
+	}
+	return f.Kind == KindColor
 }
 
 // LevelCount returns the number of levels in a full mip chain down to 1×1

@@ -29,21 +29,37 @@ var ErrUnsupportedImage = errors.New("ktx2: image is neither PNG nor JPEG")
 // YCbCr/CMYK sources are converted to straight-alpha RGBA8 (16-bit values
 // rounded to nearest).
 func FromImage(encoded []byte, kind Kind, writer string) ([]byte, error) {
+	return FromImageOptions(encoded, kind, writer, Options{})
+}
+
+// FromImageOptions is FromImage with a codec, quality and size limit (see
+// Options): the image is decoded, shrunk to o.MaxSize if larger, given its
+// full mip chain, and stored with o.Codec.
+func FromImageOptions(encoded []byte, kind Kind, writer string, o Options) ([]byte, error) {
 	if kind.VkFormat() == 0 {
 		return nil, errAt(-1, "unknown kind %d", int(kind))
 	}
 	if err := checkWriter(writer); err != nil {
 		return nil, err
 	}
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	base, err := decodeImage(encoded)
 	if err != nil {
 		return nil, err
+	}
+	if o.MaxSize > 0 {
+		base = FitSize(base, kind, o.MaxSize)
 	}
 	levels, err := MipChain(base, kind)
 	if err != nil {
 		return nil, err
 	}
-	return Encode(levels, kind, writer)
+	if o.Codec == CodecRGBA8 {
+		return Encode(levels, kind, writer)
+	}
+	return EncodeBasis(levels, kind, writer, o)
 }
 
 // decodeImage bounds, decodes and converts a PNG or JPEG to RGBA8.

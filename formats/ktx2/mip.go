@@ -62,6 +62,32 @@ func MipChain(base Level, kind Kind) ([]Level, error) {
 	return levels, nil
 }
 
+// FitSize returns base shrunk so that its larger side is maxSide, keeping
+// the aspect ratio (the smaller side rounded to nearest, at least 1), by
+// the same area average as MipChain (linear light for KindColor). An image
+// that already fits is returned as it is. base must be valid for MipChain.
+func FitSize(base Level, kind Kind, maxSide int) Level {
+	w, h := base.Width, base.Height
+	if maxSide <= 0 || max(w, h) <= maxSide {
+		return base
+	}
+	nw, nh := maxSide, max(1, (h*maxSide+w/2)/w)
+	if h > w {
+		nw, nh = max(1, (w*maxSide+h/2)/h), maxSide
+	}
+	tf := newTransfer(kind)
+	cur := make([]uint16, len(base.Pixels))
+	for i, v := range base.Pixels {
+		cur[i] = tf.to16[i&3][v]
+	}
+	cur = shrink(cur, w, h, nw, nh)
+	px := make([]byte, len(cur))
+	for i, v := range cur {
+		px[i] = tf.to8[i&3][v]
+	}
+	return Level{Width: nw, Height: nh, Pixels: px}
+}
+
 // transfer maps 8-bit stored values to the 16-bit values averaged and back,
 // per channel (R, G, B, A).
 type transfer struct {

@@ -32,8 +32,11 @@ func Decode(b []byte) (*File, error) {
 	}
 	u32 := func(at int) uint32 { return le.Uint32(b[at:]) }
 	vk := u32(12)
+	if vk == 0 {
+		return decodeBasis(b)
+	}
 	if vk != VkFormatR8G8B8A8Unorm && vk != VkFormatR8G8B8A8SRGB {
-		return nil, errAt(12, "vkFormat %d, want %d (R8G8B8A8_UNORM) or %d (R8G8B8A8_SRGB)", vk, VkFormatR8G8B8A8Unorm, VkFormatR8G8B8A8SRGB)
+		return nil, errAt(12, "vkFormat %d, want %d (R8G8B8A8_UNORM), %d (R8G8B8A8_SRGB) or 0 (Basis Universal)", vk, VkFormatR8G8B8A8Unorm, VkFormatR8G8B8A8SRGB)
 	}
 	if v := u32(16); v != 1 {
 		return nil, errAt(16, "typeSize %d, want 1", v)
@@ -151,7 +154,11 @@ func Decode(b []byte) (*File, error) {
 		return nil, errAt(int64(at), "%d trailing bytes after level 0", size-at)
 	}
 
-	f := &File{VkFormat: vk, Width: int(w), Height: int(h), Levels: make([]Level, levels), KeyValues: kv}
+	kind := KindData
+	if vk == VkFormatR8G8B8A8SRGB {
+		kind = KindColor
+	}
+	f := &File{VkFormat: vk, Kind: kind, Width: int(w), Height: int(h), Levels: make([]Level, levels), KeyValues: kv}
 	for p, e := range ents {
 		lw, lh := LevelSize(f.Width, f.Height, p)
 		f.Levels[p] = Level{Width: lw, Height: lh, Pixels: bytes.Clone(b[e.off : e.off+e.n])}

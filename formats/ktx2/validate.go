@@ -6,7 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// Validate checks that f is a meshcook texture: vkFormat 37 or 43, a size
+// Validate checks that f is a meshcook texture: vkFormat 37 or 43 (RGBA8)
+// or 0 with a Basis codec and a known Kind, a size
 // within MaxSide and MaxPixels, the full mip chain (LevelCount levels of
 // LevelSize, each with Width·Height·4 pixel bytes), KTXorientation "rd" and
 // a non-empty NUL-terminated UTF-8 KTXwriter, and every key non-empty UTF-8
@@ -15,9 +16,21 @@ func Validate(f *File) error {
 	if f == nil {
 		return errAt(-1, "nil file")
 	}
-	if f.VkFormat != VkFormatR8G8B8A8Unorm && f.VkFormat != VkFormatR8G8B8A8SRGB {
-		return errAt(-1, "vkFormat %d, want %d (R8G8B8A8_UNORM) or %d (R8G8B8A8_SRGB)",
-			f.VkFormat, VkFormatR8G8B8A8Unorm, VkFormatR8G8B8A8SRGB)
+	switch f.Codec {
+	case CodecRGBA8:
+		if f.VkFormat != VkFormatR8G8B8A8Unorm && f.VkFormat != VkFormatR8G8B8A8SRGB {
+			return errAt(-1, "vkFormat %d, want %d (R8G8B8A8_UNORM) or %d (R8G8B8A8_SRGB)",
+				f.VkFormat, VkFormatR8G8B8A8Unorm, VkFormatR8G8B8A8SRGB)
+		}
+	case CodecUASTC, CodecETC1S:
+		if f.VkFormat != 0 {
+			return errAt(-1, "vkFormat %d with codec %v, want 0", f.VkFormat, f.Codec)
+		}
+		if f.Kind.VkFormat() == 0 {
+			return errAt(-1, "unknown kind %d", int(f.Kind))
+		}
+	default:
+		return errAt(-1, "unknown codec %d", int(f.Codec))
 	}
 	if err := checkSize(f.Width, f.Height, -1); err != nil {
 		return err

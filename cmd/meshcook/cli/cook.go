@@ -34,6 +34,7 @@ type cookOptions struct {
 	keep     bool // --keep-nodes
 	noDrops  bool // --strict
 	budget   budgetFlags
+	textures textureFlags
 	bs       buildStepFlags // cache, check, depfile, logs, stats
 }
 
@@ -137,6 +138,7 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 	f.BoolVar(&o.keep, "keep-nodes", false, "keep one submesh (draw) per source primitive instead of merging submeshes with the same material and vertex streams")
 	f.BoolVar(&o.noDrops, "strict", false, "refuse (exit 3, nothing written) a source with data the outputs would not carry (the report's \"dropped\" list)")
 	addBudgetFlags(f, &o.budget)
+	addTextureFlags(f, &o.textures)
 	addBuildStepFlags(f, &o.bs)
 	return cmd
 }
@@ -194,6 +196,7 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	if set("target") {
 		opts.Targets = o.targets
 	}
+	o.textures.apply(&opts.Textures, set)
 	if set("blob-ceiling") {
 		c, err := parseSize(o.ceiling)
 		if err != nil {

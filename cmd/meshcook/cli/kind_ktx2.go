@@ -13,18 +13,19 @@ type ktx2Summary struct {
 	File        string `json:"file"`
 	Kind        string `json:"kind"`
 	VkFormat    uint32 `json:"vkFormat"`
-	Format      string `json:"format"`     // "R8G8B8A8_SRGB" or "R8G8B8A8_UNORM"
+	Format      string `json:"format"`     // "R8G8B8A8_SRGB", "R8G8B8A8_UNORM", "UASTC" or "ETC1S"
 	ColorSpace  string `json:"colorSpace"` // "srgb" (color image) or "linear" (data image)
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
 	Levels      int    `json:"levels"`
 	FullChain   bool   `json:"fullChain"`   // levels run down to 1×1
-	PixelBytes  int    `json:"pixelBytes"`  // over all levels
+	PixelBytes  int    `json:"pixelBytes"`  // decoded RGBA8 bytes over all levels
 	Writer      string `json:"writer"`      // KTXwriter
 	Orientation string `json:"orientation"` // KTXorientation
 }
 
-// ktx2Kind reads the KTX 2.0 textures cook writes (RGBA8, full mip chain).
+// ktx2Kind reads the KTX 2.0 textures cook writes (RGBA8, UASTC or ETC1S,
+// full mip chain).
 func ktx2Kind() fileKind {
 	return fileKind{
 		name:  "ktx2",
@@ -61,8 +62,14 @@ func summarizeKTX2(path string, f *ktx2.File) ktx2Summary {
 		Writer:      strings.TrimSuffix(string(f.KeyValues[ktx2.KeyWriter]), "\x00"),
 		Orientation: strings.TrimSuffix(string(f.KeyValues[ktx2.KeyOrientation]), "\x00"),
 	}
-	if f.VkFormat == ktx2.VkFormatR8G8B8A8SRGB {
-		s.Format, s.ColorSpace = "R8G8B8A8_SRGB", "srgb"
+	switch {
+	case f.Codec != ktx2.CodecRGBA8:
+		s.Format = strings.ToUpper(f.Codec.String())
+	case f.VkFormat == ktx2.VkFormatR8G8B8A8SRGB:
+		s.Format = "R8G8B8A8_SRGB"
+	}
+	if f.SRGB() {
+		s.ColorSpace = "srgb"
 	}
 	for _, lv := range f.Levels {
 		s.PixelBytes += len(lv.Pixels)
