@@ -415,4 +415,3 @@ func TestBenchTextures(t *testing.T) {
 	fmt.Printf("%s\n\nauto: %d images, %d source bytes -> %d .ktx2 bytes (%.2f×), encode+decode %v at GOMAXPROCS %d\n",
 		strings.Join(report, "\n"), len(rels), srcBytes, outBytes, float64(outBytes)/float64(srcBytes), elapsed.Round(time.Millisecond), runtime.GOMAXPROCS(0))
 }
-
