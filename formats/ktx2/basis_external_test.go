@@ -83,12 +83,13 @@ func runBasisKTXParse(t *testing.T, samples []basisSample) {
 	}
 	got := map[string]ktxParseResult{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<20)
+	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
 		var r ktxParseResult
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &r), "check.mjs output %q", sc.Text())
 		got[r.File] = r
 	}
+	require.NoError(t, sc.Err(), "reading check.mjs output")
 	for _, s := range samples {
 		r, ok := got[s.path]
 		if !assert.True(t, ok, "%s: ktx-parse printed nothing", s.name) || !assert.Empty(t, r.Error, s.name) {
@@ -179,7 +180,8 @@ func runTranscoder(t *testing.T, samples []basisSample) map[string][]Level {
 	}
 	res := map[string][]Level{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<20)
+	sc.Buffer(nil, 64<<20)
+	defer func() { require.NoError(t, sc.Err(), "reading transcode.mjs output") }()
 	for sc.Scan() {
 		var r transcoded
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &r), "transcode.mjs output %q", sc.Text())

@@ -247,23 +247,51 @@ func fitEndpoint(px [][16][3]uint8, idx []int) etc1sEndpoint {
 	for c := range 3 {
 		e.c[c] = uint8(min(31, divRound(sum[c]*31, cnt*255)))
 	}
+	// Tables to try: for one block, the three around the one whose inner
+	// modifier is nearest the pixels' mean luma deviation; for a cluster,
+	// all eight.
+	lo, hi := 0, 7
+	if idx == nil && len(px) == 1 {
+		base := expand5(int32(e.c[0])) + expand5(int32(e.c[1])) + expand5(int32(e.c[2]))
+		var dev int32
+		for j := range 16 {
+			d := int32(px[0][j][0]) + int32(px[0][j][1]) + int32(px[0][j][2]) - base
+			if d < 0 {
+				d = -d
+			}
+			dev += d
+		}
+		dev /= 16 * 3
+		t0, bd := 0, int32(1<<30)
+		for t := range 8 {
+			d := (etc1Inten[t][2]+etc1Inten[t][3])/2 - dev
+			if d < 0 {
+				d = -d
+			}
+			if d < bd {
+				t0, bd = t, d
+			}
+		}
+		lo, hi = max(0, t0-1), min(7, t0+1)
+	}
 	bestErr := int64(-1)
-	for t := range 8 {
+	for t := lo; t <= hi; t++ {
 		cand := etc1sEndpoint{c: e.c, t: uint8(t)}
 		col := cand.colors()
 		var total int64
+		base := expand5(int32(cand.c[0])) + expand5(int32(cand.c[1])) + expand5(int32(cand.c[2]))
 		each(func(b *[16][3]uint8) {
 			for j := range 16 {
-				best := int32(1 << 30)
-				for s := range 4 {
-					var d2 int32
-					for c := range 3 {
-						d := col[s][c] - int32(b[j][c])
-						d2 += d * d
-					}
-					best = min(best, d2)
+				// The modifier nearest the pixel's mean offset from the
+				// base (the best one but for clamping), scored exactly.
+				off := int32(b[j][0]) + int32(b[j][1]) + int32(b[j][2]) - base
+				s := nearestModifier(t, off)
+				var d2 int32
+				for c := range 3 {
+					d := col[s][c] - int32(b[j][c])
+					d2 += d * d
 				}
-				total += int64(best)
+				total += int64(d2)
 			}
 		})
 		if bestErr < 0 || total < bestErr {
@@ -273,42 +301,64 @@ func fitEndpoint(px [][16][3]uint8, idx []int) etc1sEndpoint {
 	return e
 }
 
+// nearestModifier returns the selector of table t whose modifier is
+// nearest off/3 (off: the summed offset of the three channels).
+func nearestModifier(t int, off int32) int {
+	best, bd := 0, int32(1<<30)
+	for s, m := range etc1Inten[t] {
+		d := 3*m - off
+		if d < 0 {
+			d = -d
+		}
+		if d < bd {
+			best, bd = s, d
+		}
+	}
+	return best
+}
+
 // refitEndpoint re-derives an endpoint for blocks whose selectors are
 // fixed: per table, the base color is the least-squares one (mean of
 // pixel − modifier), rounded to 5 bits, and ±1 around it per channel is
 // tried; the endpoint with the least exact error wins (the old one on
-// ties).
+// ties). Every pixel decodes to one color per selector and channel, so
+// the pixels are reduced once to a count, sum and sum of squares per
+// selector and channel, and the exact error of a candidate is
+// cnt·col² − 2·col·sum + sum2, whatever the cluster size.
 func refitEndpoint(px [][16][3]uint8, idx []int, selOf []int32, sels [][16]uint8, old etc1sEndpoint) etc1sEndpoint {
+	var cnt, sum, sum2 [4][3]int64
+	for _, i := range idx {
+		s := &sels[selOf[i]]
+		for j := range 16 {
+			for c := range 3 {
+				v := int64(px[i][j][c])
+				cnt[s[j]][c]++
+				sum[s[j]][c] += v
+				sum2[s[j]][c] += v * v
+			}
+		}
+	}
 	errOf := func(e etc1sEndpoint) int64 {
 		col := e.colors()
 		var total int64
-		for _, i := range idx {
-			s := &sels[selOf[i]]
-			for j := range 16 {
-				for c := range 3 {
-					d := int64(col[s[j]][c] - int32(px[i][j][c]))
-					total += d * d
-				}
+		for sel := range 4 {
+			for c := range 3 {
+				v := int64(col[sel][c])
+				total += cnt[sel][c]*v*v - 2*v*sum[sel][c] + sum2[sel][c]
 			}
 		}
 		return total
 	}
 	best, bestErr := old, errOf(old)
 	for t := range 8 {
-		var sum [3]int64
-		for _, i := range idx {
-			s := &sels[selOf[i]]
-			for j := range 16 {
-				m := int64(etc1Inten[t][s[j]])
-				for c := range 3 {
-					sum[c] += int64(px[i][j][c]) - m
-				}
-			}
-		}
-		cnt := int64(16 * len(idx))
 		var base [3]uint8
 		for c := range 3 {
-			base[c] = uint8(min(31, max(0, divRound(sum[c]*31, cnt*255))))
+			var sc, n int64
+			for sel := range 4 {
+				sc += sum[sel][c] - cnt[sel][c]*int64(etc1Inten[t][sel])
+				n += cnt[sel][c]
+			}
+			base[c] = uint8(min(31, max(0, divRound(sc*31, max(1, n)*255))))
 		}
 		for c := range 3 {
 			for _, d := range []int{0, -1, 1} {
@@ -455,7 +505,7 @@ func splitCluster(f []int32, dims int, items []int32) ([]int32, []int32) {
 	}
 	v[big] = 1 << 12
 	nv := make([]int64, dims)
-	for range 8 {
+	for range 5 {
 		var mx int64
 		for a := range dims {
 			var s int64

@@ -458,7 +458,7 @@ func TestDecodeInvalid(t *testing.T) {
 		{"empty file", trunc(0), 0, "truncated header", true},
 		{"identifier only", trunc(12), 12, "truncated header (12 of 80 bytes)", true},
 		{"truncated header", trunc(60), 0x3c, "truncated header", true},
-		{"wrong vkFormat", set32(12, 44), 0xc, "vkFormat 44, want 37 (R8G8B8A8_UNORM) or 43 (R8G8B8A8_SRGB)", false},
+		{"wrong vkFormat", set32(12, 44), 0xc, "vkFormat 44, want 37 (R8G8B8A8_UNORM), 43 (R8G8B8A8_SRGB) or 0 (Basis Universal)", false},
 		{"typeSize", set32(16, 4), 0x10, "typeSize 4, want 1", false},
 		{"zero width", set32(20, 0), 0x14, "size 0×2", false},
 		{"zero height", set32(24, 0), 0x18, "size 4×0", false},

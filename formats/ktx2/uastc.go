@@ -25,7 +25,8 @@ import "fmt"
 //
 // This encoder writes the single-subset modes: 0, 1, 5, 18 (RGB), 10, 12,
 // 14 (RGBA), 15 (luminance+alpha), the dual-plane modes 6 (RGB), 11, 13
-// (RGBA) and 17 (LA), and 8 (solid). Each block tries the modes that fit
+// (RGBA) and 17 (LA), the two-subset RGB modes 2 and 4 (30 common
+// patterns, generated from their ASTC seeds), and 8 (solid). Each block tries the modes that fit
 // its alpha and grey content and keeps the one with the least squared
 // error; ties go to the lower mode number, so the output is a pure
 // function of the pixels.
@@ -41,16 +42,18 @@ type uastcMode struct {
 	bc1Hint1      bool
 	etc1Bias      bool
 	etc2Hints     bool
+	subsets       int // 1, or 2 for the partitioned modes written here
+	patBits       int // bits of the common-pattern index
 }
 
-// uastcModes are the 19 modes; only the single-subset ones are filled in
-// beyond their codes (the others are never written and refused when read).
+// uastcModes are the 19 modes; modes 3, 7, 9 and 16 are filled in only
+// beyond their codes (never written, refused when read).
 var uastcModes = [19]uastcMode{
 	0:  {code: 0x1, codeLen: 4, weightBits: 4, epRange: 19, comps: 3, planes: 1, hintBits: 15, bc1Hint1: true, etc1Bias: true},
 	1:  {code: 0x35, codeLen: 6, weightBits: 2, epRange: 20, comps: 3, planes: 1, hintBits: 15, bc1Hint1: true, etc1Bias: true},
-	2:  {code: 0x1D, codeLen: 5},
+	2:  {code: 0x1D, codeLen: 5, weightBits: 3, epRange: 8, comps: 3, planes: 1, hintBits: 15, bc1Hint1: true, etc1Bias: true, subsets: 2, patBits: 5},
 	3:  {code: 0x3, codeLen: 5},
-	4:  {code: 0x13, codeLen: 5},
+	4:  {code: 0x13, codeLen: 5, weightBits: 2, epRange: 12, comps: 3, planes: 1, hintBits: 15, bc1Hint1: true, etc1Bias: true, subsets: 2, patBits: 5},
 	5:  {code: 0xB, codeLen: 5, weightBits: 3, epRange: 20, comps: 3, planes: 1, hintBits: 15, bc1Hint1: true, etc1Bias: true},
 	6:  {code: 0x1B, codeLen: 5, weightBits: 2, epRange: 18, comps: 3, planes: 2, hintBits: 15, bc1Hint1: true, etc1Bias: true},
 	7:  {code: 0x7, codeLen: 5},
@@ -68,6 +71,118 @@ var uastcModes = [19]uastcMode{
 }
 
 const uastcSolid = 8
+
+// subsetsOf is a mode's subset count (1 unless partitioned).
+func (m *uastcMode) subsetsOf() int { return max(1, m.subsets) }
+
+// pattern2Seeds are the ASTC partition seeds of UASTC's 30 common
+// two-subset patterns (modes 2 and 4), indexed by the block's pattern field
+// (UASTC specification, the BC7/ASTC common partition table).
+var pattern2Seeds = [30]int{28, 20, 16, 29, 91, 9, 107, 72, 149, 204, 50, 114, 496, 17, 78, 39,
+	252, 828, 43, 156, 116, 210, 476, 273, 684, 359, 246, 195, 694, 524}
+
+// astcHash52 and astcPartition are ASTC's partition selection function
+// (Khronos ASTC specification, "Partition pattern generation").
+func astcHash52(p uint32) uint32 {
+	p ^= p >> 15
+	p -= p << 17
+	p += p << 7
+	p += p << 4
+	p ^= p >> 5
+	p += p << 16
+	p ^= p >> 7
+	p ^= p >> 3
+	p ^= p << 6
+	p ^= p >> 17
+	return p
+}
+
+func astcPartition(seed, x, y, z, count int, small bool) int {
+	if small {
+		x, y, z = x<<1, y<<1, z<<1
+	}
+	seed += (count - 1) * 1024
+	rnum := astcHash52(uint32(seed))
+	var sd [13]uint32
+	for i, sh := range [12]uint{0, 4, 8, 12, 16, 20, 24, 28, 18, 22, 26} {
+		sd[i+1] = rnum >> sh & 0xF
+	}
+	sd[12] = (rnum>>30 | rnum<<2) & 0xF
+	for i := 1; i <= 12; i++ {
+		sd[i] *= sd[i]
+	}
+	var sh1, sh2 uint
+	if seed&1 != 0 {
+		sh1, sh2 = 5, 5
+		if seed&2 != 0 {
+			sh1 = 4
+		}
+		if count == 3 {
+			sh2 = 6
+		}
+	} else {
+		sh1, sh2 = 5, 5
+		if count == 3 {
+			sh1 = 6
+		}
+		if seed&2 != 0 {
+			sh2 = 4
+		}
+	}
+	sh3 := sh2
+	if seed&0x10 != 0 {
+		sh3 = sh1
+	}
+	for i := 1; i <= 8; i++ {
+		if i&1 == 1 {
+			sd[i] >>= sh1
+		} else {
+			sd[i] >>= sh2
+		}
+	}
+	for i := 9; i <= 12; i++ {
+		sd[i] >>= sh3
+	}
+	ux, uy, uz := uint32(x), uint32(y), uint32(z)
+	a := (sd[1]*ux + sd[2]*uy + sd[11]*uz + rnum>>14) & 0x3F
+	b := (sd[3]*ux + sd[4]*uy + sd[12]*uz + rnum>>10) & 0x3F
+	c := (sd[5]*ux + sd[6]*uy + sd[9]*uz + rnum>>6) & 0x3F
+	d := (sd[7]*ux + sd[8]*uy + sd[10]*uz + rnum>>2) & 0x3F
+	if count < 4 {
+		d = 0
+	}
+	if count < 3 {
+		c = 0
+	}
+	switch {
+	case a >= b && a >= c && a >= d:
+		return 0
+	case b >= c && b >= d:
+		return 1
+	case c >= d:
+		return 2
+	}
+	return 3
+}
+
+// patterns2 are the two-subset patterns (pixel → subset, raster order)
+// and anchors2 each subset's anchor: its first pixel.
+var patterns2, anchors2 = func() ([30][16]uint8, [30][2]uint8) {
+	var pats [30][16]uint8
+	var anc [30][2]uint8
+	for k, seed := range pattern2Seeds {
+		seen := [2]bool{}
+		for i := range 16 {
+			s := astcPartition(seed, i&3, i>>2, 0, 2, true)
+			pats[k][i] = uint8(s)
+			if !seen[s] {
+				seen[s] = true
+				anc[k][s] = uint8(i)
+			}
+		}
+	}
+	return pats, anc
+}()
 
 // uastcModeOf decodes the mode prefix code from the first 7 bits.
 func uastcModeOf(b0 byte) int {
@@ -202,7 +317,8 @@ func astcInterp(l, h, w int32) int32 {
 type uastcBlock struct {
 	mode int
 	ccs  int          // dual plane: the channel on plane 1 (0..3)
-	ep   [8]uint8     // BISE codes, [comp*2 + 0|1]
+	pat  int          // partitioned modes: the common-pattern index
+	ep   [12]uint8    // BISE codes, [subset*comps*2 + comp*2 + 0|1]
 	w    [32]uint8    // weights, pixel-major, plane-minor
 	sol  [4]uint8     // solid color
 	etc  etc1Hints    // ETC1 transcoding hints
@@ -255,21 +371,33 @@ func (b *uastcBlock) pack() [16]byte {
 	if md.etc2Hints {
 		put(0, 8)
 	}
+	if md.patBits > 0 {
+		put(uint32(b.pat), md.patBits)
+	}
 	if md.planes == 2 && b.mode != 17 {
 		put(uint32(b.ccs), 2)
 	}
 	r := bise[md.epRange]
-	n := md.comps * 2
+	n := md.comps * 2 * md.subsetsOf()
 	putBISE(r, b.ep[:n], put)
 	wb := md.weightBits
 	for i := range 16 * md.planes {
 		nb := wb
-		if i < md.planes {
-			nb-- // anchor
+		if isAnchor(md, b.pat, i) {
+			nb--
 		}
 		put(uint32(b.w[i]), nb)
 	}
 	return blk
+}
+
+// isAnchor reports whether weight i (pixel-major, plane-minor) is a
+// subset's or plane's first, stored one bit shorter.
+func isAnchor(md *uastcMode, pat, i int) bool {
+	if md.subsetsOf() == 1 {
+		return i < md.planes
+	}
+	return uint8(i) == anchors2[pat][0] || uint8(i) == anchors2[pat][1]
 }
 
 func bit(v bool) uint32 {
@@ -329,9 +457,16 @@ func unpackUASTC(blk *[16]byte, out *[16][4]uint8) error {
 		return nil
 	}
 	if md.comps == 0 {
-		return fmt.Errorf("mode %d (partitioned) is not supported by this reader", mode)
+		return fmt.Errorf("mode %d is not supported by this reader", mode)
 	}
 	at += md.hintBits
+	pat := 0
+	if md.patBits > 0 {
+		pat = int(get(md.patBits))
+		if pat >= len(patterns2) {
+			return fmt.Errorf("mode %d: pattern %d out of range", mode, pat)
+		}
+	}
 	ccs := -1
 	if md.planes == 2 {
 		ccs = 3
@@ -340,9 +475,9 @@ func unpackUASTC(blk *[16]byte, out *[16][4]uint8) error {
 		}
 	}
 	r := bise[md.epRange]
-	n := md.comps * 2
-	var ep [8]uint32
-	var tq [8]uint32
+	n := md.comps * 2 * md.subsetsOf()
+	var ep [12]uint32
+	var tq [12]uint32
 	if r.trits || r.quints {
 		base, group, full := uint32(3), 5, 8
 		short := []int{0, 2, 4, 5, 7}
@@ -373,33 +508,40 @@ func unpackUASTC(blk *[16]byte, out *[16][4]uint8) error {
 	var w [32]int32
 	for i := range 16 * md.planes {
 		nb := md.weightBits
-		if i < md.planes {
+		if isAnchor(md, pat, i) {
 			nb--
 		}
 		w[i] = wt[get(nb)]
 	}
-	// Endpoints as RGBA 8-bit pairs.
-	var lo, hi [4]int32
-	for c := range 4 {
-		lo[c], hi[c] = 255, 255
-	}
-	switch md.comps {
-	case 2:
-		l0, l1 := int32(r.unq[ep[0]]), int32(r.unq[ep[1]])
-		lo = [4]int32{l0, l0, l0, int32(r.unq[ep[2]])}
-		hi = [4]int32{l1, l1, l1, int32(r.unq[ep[3]])}
-	default:
-		for c := range md.comps {
-			lo[c], hi[c] = int32(r.unq[ep[2*c]]), int32(r.unq[ep[2*c+1]])
+	// Endpoints as RGBA 8-bit pairs, per subset.
+	var lo, hi [2][4]int32
+	for s := range md.subsetsOf() {
+		e := ep[s*md.comps*2:]
+		for c := range 4 {
+			lo[s][c], hi[s][c] = 255, 255
+		}
+		switch md.comps {
+		case 2:
+			l0, l1 := int32(r.unq[e[0]]), int32(r.unq[e[1]])
+			lo[s] = [4]int32{l0, l0, l0, int32(r.unq[e[2]])}
+			hi[s] = [4]int32{l1, l1, l1, int32(r.unq[e[3]])}
+		default:
+			for c := range md.comps {
+				lo[s][c], hi[s][c] = int32(r.unq[e[2*c]]), int32(r.unq[e[2*c+1]])
+			}
 		}
 	}
 	for i := range 16 {
+		s := 0
+		if md.subsetsOf() == 2 {
+			s = int(patterns2[pat][i])
+		}
 		for c := range 4 {
 			wi := w[i*md.planes]
 			if c == ccs {
 				wi = w[i*2+1]
 			}
-			out[i][c] = uint8(astcInterp(lo[c], hi[c], wi))
+			out[i][c] = uint8(astcInterp(lo[s][c], hi[s][c], wi))
 		}
 	}
 	return nil

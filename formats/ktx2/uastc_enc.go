@@ -78,28 +78,154 @@ func encodeUASTC(px *[16][4]uint8, effort uastcEffort) ([16]byte, [16][4]uint8) 
 	}
 	var best uastcBlock
 	bestErr := int64(-1)
-	for _, m := range modes {
-		md := &uastcModes[m]
-		ccsList := []int{-1}
-		if md.planes == 2 {
-			switch md.comps {
-			case 3:
-				ccsList = []int{0, 1, 2}
-			case 4:
-				ccsList = []int{3, 0, 1, 2}
-			case 2:
-				ccsList = []int{3}
-			}
+	for k, m := range modes {
+		if k > 0 && bestErr <= goodEnoughErr {
+			break // the first mode is already within a code or so
 		}
-		for _, ccs := range ccsList {
-			b, e := fitUASTC(px, m, ccs)
-			if bestErr < 0 || e < bestErr {
-				best, bestErr = b, e
+		md := &uastcModes[m]
+		ccs := -1
+		if md.planes == 2 {
+			ccs = worstChannel(px, &best.px, md.comps)
+		}
+		b, e := fitUASTC(px, m, ccs)
+		if bestErr < 0 || e < bestErr {
+			best, bestErr = b, e
+		}
+	}
+	if opaque && !grey && effort >= uastcGood && bestErr > partitionMinErr {
+		for _, pat := range bestPatterns(px, 2) {
+			for _, m := range []int{2, 4} {
+				b, e := fitPartitioned(px, m, pat)
+				if e < bestErr {
+					best, bestErr = b, e
+				}
 			}
 		}
 	}
 	best.etc = etc1HintsFor(&best.px)
 	return best.pack(), best.px
+}
+
+// partitionMinErr is the squared block error (all channels) below which
+// the two-subset modes are not tried: about one code per channel.
+const partitionMinErr = 48
+
+// bestPatterns returns the k two-subset patterns whose subsets are most
+// uniform (least squared distance to each subset's mean RGB), best first,
+// ties to the lower index.
+func bestPatterns(px *[16][4]uint8, k int) []int {
+	type cand struct {
+		pat int
+		e   int64
+	}
+	var cs [len(patterns2)]cand
+	for p := range patterns2 {
+		var s, s2 [2][3]int64
+		var cnt [2]int64
+		for i := range 16 {
+			g := patterns2[p][i]
+			cnt[g]++
+			for c := range 3 {
+				v := int64(px[i][c])
+				s[g][c] += v
+				s2[g][c] += v * v
+			}
+		}
+		var e int64
+		for g := range 2 {
+			if cnt[g] == 0 {
+				continue
+			}
+			for c := range 3 {
+				e += s2[g][c] - s[g][c]*s[g][c]/cnt[g]
+			}
+		}
+		cs[p] = cand{p, e}
+	}
+	out := make([]int, 0, k)
+	used := [len(patterns2)]bool{}
+	for range k {
+		b := -1
+		for p := range cs {
+			if !used[p] && (b < 0 || cs[p].e < cs[b].e) {
+				b = p
+			}
+		}
+		used[b] = true
+		out = append(out, b)
+	}
+	return out
+}
+
+// fitPartitioned encodes an opaque block in two-subset RGB mode m with
+// pattern pat and returns the block and its squared error over RGBA.
+func fitPartitioned(px *[16][4]uint8, m, pat int) (uastcBlock, int64) {
+	md := &uastcModes[m]
+	b := uastcBlock{mode: m, pat: pat}
+	r := bise[md.epRange]
+	wt := uastcWeights[md.weightBits]
+	for s := range 2 {
+		var x [16][4]int32
+		var idx [16]int
+		cnt := 0
+		for i := range 16 {
+			if int(patterns2[pat][i]) == s {
+				for c := range 3 {
+					x[cnt][c] = int32(px[i][c])
+				}
+				idx[cnt] = i
+				cnt++
+			}
+		}
+		lo, hi, w, dec, _ := fitPixels(&x, cnt, 3, r, wt)
+		// The subset's anchor (its first pixel) needs its top bit 0.
+		if int(w[0]) >= len(wt)/2 {
+			lo, hi = hi, lo
+			for j := range cnt {
+				w[j] = uint8(len(wt)-1) - w[j]
+			}
+		}
+		for c := range 3 {
+			b.ep[s*6+2*c], b.ep[s*6+2*c+1] = lo[c], hi[c]
+		}
+		for j := range cnt {
+			i := idx[j]
+			b.w[i] = w[j]
+			b.px[i] = [4]uint8{uint8(dec[j][0]), uint8(dec[j][1]), uint8(dec[j][2]), 255}
+		}
+	}
+	var total int64
+	for i := range 16 {
+		for c := range 4 {
+			d := int64(b.px[i][c]) - int64(px[i][c])
+			total += d * d
+		}
+	}
+	return b, total
+}
+
+// goodEnoughErr is the block squared error (all channels) at which the
+// first mode tried is kept without trying the others.
+const goodEnoughErr = 32
+
+// worstChannel picks the dual-plane channel: the one the first mode's
+// decoded pixels got most wrong (LA modes: always alpha).
+func worstChannel(px, dec *[16][4]uint8, comps int) int {
+	if comps == 2 {
+		return 3
+	}
+	best, bestE := 0, int64(-1)
+	for c := range comps {
+		var e int64
+		for i := range 16 {
+			d := int64(px[i][c]) - int64(dec[i][c])
+			e += d * d
+		}
+		if e > bestE {
+			best, bestE = c, e
+		}
+	}
+	return best
 }
 
 // compsOf lists, for a mode's component count, which RGBA channel each
@@ -196,9 +322,15 @@ func fitUASTC(px *[16][4]uint8, m, ccs int) (uastcBlock, int64) {
 // fitGroup fits n channels of x (values 0..255) sharing one weight per
 // pixel: BISE codes lo/hi per channel, weight indices, squared error.
 func fitGroup(x *[16][4]int32, n int, r *biseRange, wt []int32) (lo, hi [4]uint8, w [16]uint8, dec [16][4]int32, bestErr int64) {
-	// Sums and covariance (×16) of the channels.
+	return fitPixels(x, 16, n, r, wt)
+}
+
+// fitPixels is fitGroup over the first cnt pixels of x.
+func fitPixels(x *[16][4]int32, cnt, n int, r *biseRange, wt []int32) (lo, hi [4]uint8, w [16]uint8, dec [16][4]int32, bestErr int64) {
+	// Sums and covariance (×cnt) of the channels.
+	N := int64(cnt)
 	var s [4]int64
-	for i := range 16 {
+	for i := range cnt {
 		for c := range n {
 			s[c] += int64(x[i][c])
 		}
@@ -207,10 +339,10 @@ func fitGroup(x *[16][4]int32, n int, r *biseRange, wt []int32) (lo, hi [4]uint8
 	for a := range n {
 		for bb := range n {
 			var sxy int64
-			for i := range 16 {
+			for i := range cnt {
 				sxy += int64(x[i][a]) * int64(x[i][bb])
 			}
-			cov[a][bb] = 16*sxy - s[a]*s[bb]
+			cov[a][bb] = N*sxy - s[a]*s[bb]
 		}
 	}
 	// Power iteration from the channel with the largest variance.
@@ -246,21 +378,21 @@ func fitGroup(x *[16][4]int32, n int, r *biseRange, wt []int32) (lo, hi [4]uint8
 	var e0, e1 [4]int32
 	if vv == 0 || cov[big][big] == 0 {
 		for c := range n {
-			e0[c] = int32(divRound(s[c], 16))
+			e0[c] = int32(divRound(s[c], N))
 			e1[c] = e0[c]
 		}
 	} else {
 		pmin, pmax := int64(1)<<62, -int64(1)<<62
-		for i := range 16 {
+		for i := range cnt {
 			var p int64
 			for c := range n {
-				p += (16*int64(x[i][c]) - s[c]) * v[c]
+				p += (N*int64(x[i][c]) - s[c]) * v[c]
 			}
 			pmin, pmax = min(pmin, p), max(pmax, p)
 		}
 		for c := range n {
-			e0[c] = clamp255(divRound(s[c]*vv+pmin*v[c], 16*vv))
-			e1[c] = clamp255(divRound(s[c]*vv+pmax*v[c], 16*vv))
+			e0[c] = clamp255(divRound(s[c]*vv+pmin*v[c], N*vv))
+			e1[c] = clamp255(divRound(s[c]*vv+pmax*v[c], N*vv))
 		}
 	}
 	bestErr = -1
@@ -271,7 +403,7 @@ func fitGroup(x *[16][4]int32, n int, r *biseRange, wt []int32) (lo, hi [4]uint8
 			qlo[c], qhi[c] = r.best[e0[c]], r.best[e1[c]]
 			dl[c], dh[c] = int32(r.unq[qlo[c]]), int32(r.unq[qhi[c]])
 		}
-		ww, dd, err := pickWeights(x, n, &dl, &dh, wt)
+		ww, dd, err := pickWeights(x, cnt, n, &dl, &dh, wt)
 		if bestErr < 0 || err < bestErr {
 			bestErr, lo, hi, w, dec = err, qlo, qhi, ww, dd
 		}
@@ -280,7 +412,7 @@ func fitGroup(x *[16][4]int32, n int, r *biseRange, wt []int32) (lo, hi [4]uint8
 		}
 		// Least-squares refit of the endpoints on these weights.
 		var A, B, C int64
-		for i := range 16 {
+		for i := range cnt {
 			t := int64(wt[ww[i]])
 			A += (64 - t) * (64 - t)
 			B += (64 - t) * t
@@ -292,7 +424,7 @@ func fitGroup(x *[16][4]int32, n int, r *biseRange, wt []int32) (lo, hi [4]uint8
 		}
 		for c := range n {
 			var X0, X1 int64
-			for i := range 16 {
+			for i := range cnt {
 				t := int64(wt[ww[i]])
 				X0 += (64 - t) * int64(x[i][c])
 				X1 += t * int64(x[i][c])
@@ -306,7 +438,7 @@ func fitGroup(x *[16][4]int32, n int, r *biseRange, wt []int32) (lo, hi [4]uint8
 
 // pickWeights chooses each pixel's weight index for decoded endpoints
 // dl/dh and returns them with the decoded values and the squared error.
-func pickWeights(x *[16][4]int32, n int, dl, dh *[4]int32, wt []int32) ([16]uint8, [16][4]int32, int64) {
+func pickWeights(x *[16][4]int32, cnt, n int, dl, dh *[4]int32, wt []int32) ([16]uint8, [16][4]int32, int64) {
 	levels := len(wt)
 	var pal [32][4]int32
 	for k := range levels {
@@ -323,7 +455,7 @@ func pickWeights(x *[16][4]int32, n int, dl, dh *[4]int32, wt []int32) ([16]uint
 	var dec [16][4]int32
 	var total int64
 	near := nearestTable[len(wt)]
-	for i := range 16 {
+	for i := range cnt {
 		k0 := 0
 		if dd > 0 {
 			var p int64
