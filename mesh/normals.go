@@ -29,7 +29,11 @@ package mesh
 //  3. when that triangle has no usable face normal either, +Y (as the
 //     static payload format's writer does for degenerate normals).
 
-import "math"
+import (
+	"math"
+
+	"github.com/meshcook/meshcook/internal/par"
+)
 
 const (
 	// degenerateFaceRatio: a triangle whose height is under this fraction
@@ -107,54 +111,69 @@ func cornerNormals(s *Submesh) []Vec3 {
 		}
 	}
 
-	// Accumulate angle × unit face normal per position.
-	acc := make([][3]float64, len(ids))
-	weight := make([]float64, len(ids))
+	// Face normals and corner angles per triangle, in parallel chunks;
+	// then angle × unit face normal accumulated per position in triangle
+	// order (the same sums, bit for bit, on any core count).
 	nt := len(s.Indices) / 3
 	face := make([][3]float64, nt)
 	faceOK := make([]bool, nt)
+	angles := make([][3]float64, nt)
+	par.Ranges(nt, normalsChunk, func(_, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			i0, i1, i2 := s.Indices[3*t], s.Indices[3*t+1], s.Indices[3*t+2]
+			p0, p1, p2 := vec64(s.Positions[i0]), vec64(s.Positions[i1]), vec64(s.Positions[i2])
+			e01, e02, e12 := sub64(p1, p0), sub64(p2, p0), sub64(p2, p1)
+			cr := cross64(e01, e02)
+			a2 := len64(cr) // twice the area
+			longest := math.Max(dot64(e01, e01), math.Max(dot64(e02, e02), dot64(e12, e12)))
+			if !(a2 > degenerateFaceRatio*longest) || math.IsInf(a2, 0) {
+				continue // no trustworthy direction (also catches NaN)
+			}
+			face[t], faceOK[t] = [3]float64{cr[0] / a2, cr[1] / a2, cr[2] / a2}, true
+			// Interior angles; atan2 stays accurate near 0 and π where acos
+			// does not. |cross| is the same 2·area at every corner.
+			angles[t] = [3]float64{
+				math.Atan2(a2, dot64(e01, e02)),
+				math.Atan2(a2, -dot64(e01, e12)),
+				math.Atan2(a2, dot64(e02, e12)),
+			}
+		}
+	})
+	acc := make([][3]float64, len(ids))
+	weight := make([]float64, len(ids))
 	for t := 0; t < nt; t++ {
-		i0, i1, i2 := s.Indices[3*t], s.Indices[3*t+1], s.Indices[3*t+2]
-		p0, p1, p2 := vec64(s.Positions[i0]), vec64(s.Positions[i1]), vec64(s.Positions[i2])
-		e01, e02, e12 := sub64(p1, p0), sub64(p2, p0), sub64(p2, p1)
-		cr := cross64(e01, e02)
-		a2 := len64(cr) // twice the area
-		longest := math.Max(dot64(e01, e01), math.Max(dot64(e02, e02), dot64(e12, e12)))
-		if !(a2 > degenerateFaceRatio*longest) || math.IsInf(a2, 0) {
-			continue // no trustworthy direction (also catches NaN)
+		if !faceOK[t] {
+			continue
 		}
-		n := [3]float64{cr[0] / a2, cr[1] / a2, cr[2] / a2}
-		face[t], faceOK[t] = n, true
-		// Interior angles; atan2 stays accurate near 0 and π where acos
-		// does not. |cross| is the same 2·area at every corner.
-		angles := [3]float64{
-			math.Atan2(a2, dot64(e01, e02)),
-			math.Atan2(a2, -dot64(e01, e12)),
-			math.Atan2(a2, dot64(e02, e12)),
-		}
-		for k, v := range [3]uint32{i0, i1, i2} {
+		n := face[t]
+		for k, v := range s.Indices[3*t : 3*t+3] {
 			id := posID[v]
 			for j := 0; j < 3; j++ {
-				acc[id][j] += angles[k] * n[j]
+				acc[id][j] += angles[t][k] * n[j]
 			}
-			weight[id] += angles[k]
+			weight[id] += angles[t][k]
 		}
 	}
 
 	// Resolve each corner, with the fallbacks.
 	out := make([]Vec3, len(s.Indices))
-	for c, v := range s.Indices {
-		id := posID[v]
-		sum := acc[id]
-		switch l := len64(sum); {
-		case weight[id] > 0 && l > cancelRatio*weight[id]:
-			out[c] = unit64(sum[0], sum[1], sum[2])
-		case faceOK[c/3]:
-			f := face[c/3]
-			out[c] = unit64(f[0], f[1], f[2])
-		default:
-			out[c] = Vec3{0, 1, 0}
+	par.Ranges(len(s.Indices), 3*normalsChunk, func(_, lo, hi int) {
+		for c := lo; c < hi; c++ {
+			id := posID[s.Indices[c]]
+			sum := acc[id]
+			switch l := len64(sum); {
+			case weight[id] > 0 && l > cancelRatio*weight[id]:
+				out[c] = unit64(sum[0], sum[1], sum[2])
+			case faceOK[c/3]:
+				f := face[c/3]
+				out[c] = unit64(f[0], f[1], f[2])
+			default:
+				out[c] = Vec3{0, 1, 0}
+			}
 		}
-	}
+	})
 	return out
 }
+
+// normalsChunk is the triangle count of one parallel chunk.
+const normalsChunk = 1 << 14

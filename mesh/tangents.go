@@ -42,6 +42,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/meshcook/meshcook/internal/par"
 )
 
 // fltMin is C's FLT_MIN, MikkTSpace's threshold for "not zero".
@@ -83,113 +85,139 @@ func cornerTangents(s *Submesh) []Vec4 {
 	id := identifyCorners(s)
 	tris := make([]triTangent, nt)
 
-	// Per-triangle mapping.
-	for t := range tris {
-		ti := &tris[t]
-		ti.neighbor = [3]int32{-1, -1, -1}
-		i0, i1, i2 := s.Indices[3*t], s.Indices[3*t+1], s.Indices[3*t+2]
-		q0, q1, q2 := s.Positions[i0], s.Positions[i1], s.Positions[i2]
-		if q0 == q1 || q0 == q2 || q1 == q2 {
-			ti.degen, ti.any = true, true
-			continue
+	// Per-triangle mapping, in parallel chunks (each triangle its own).
+	par.Ranges(nt, tangentsChunk, func(_, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			triMapping(s, t, &tris[t])
 		}
-		p0, p1, p2 := vec64(q0), vec64(q1), vec64(q2)
-		u0, u1, u2 := s.UV0[i0], s.UV0[i1], s.UV0[i2]
-		t21x, t21y := float64(u1[0])-float64(u0[0]), -(float64(u1[1]) - float64(u0[1]))
-		t31x, t31y := float64(u2[0])-float64(u0[0]), -(float64(u2[1]) - float64(u0[1]))
-		d1, d2 := sub64(p1, p0), sub64(p2, p0)
-		area := t21x*t31y - t21y*t31x
-		var os, ot [3]float64
-		for k := 0; k < 3; k++ {
-			os[k] = t31y*d1[k] - t21y*d2[k]
-			ot[k] = -t31x*d1[k] + t21x*d2[k]
-		}
-		ti.orient = area > 0
-		ti.any = true
-		lenOs, lenOt := len64(os), len64(ot)
-		if !(math.Abs(area) > fltMin) || math.IsInf(area, 0) || math.IsInf(lenOs, 0) || math.IsInf(lenOt, 0) ||
-			math.IsNaN(lenOs) || math.IsNaN(lenOt) {
-			continue
-		}
-		if lenOs > fltMin {
-			sign := 1.0
-			if !ti.orient {
-				sign = -1
-			}
-			for k := range os {
-				ti.os[k] = sign * os[k] / lenOs
-			}
-		}
-		magS, magT := lenOs/math.Abs(area), lenOt/math.Abs(area)
-		if magS > fltMin && magT > fltMin && !math.IsInf(magS, 0) && !math.IsInf(magT, 0) {
-			ti.any = false
-		}
-	}
+	})
 
 	linkNeighbors(s, id, tris)
 	group, groupOrient := buildGroups(id, tris)
 
-	// Evaluate each group: angle-weighted sum of projected tangents.
+	// Evaluate each group: angle-weighted sum of projected tangents. The
+	// angles and projections are per corner, in parallel chunks; the sums
+	// run in corner order, so they are the same bits on any core count.
+	angle := make([]float64, len(group))
+	proj := make([][3]float64, len(group))
+	par.Ranges(len(group), 3*tangentsChunk, func(_, lo, hi int) {
+		for c := lo; c < hi; c++ {
+			t := c / 3
+			if group[c] < 0 || tris[t].any {
+				continue
+			}
+			k := c % 3
+			n := unitOrZero(vec64(s.Normals[s.Indices[c]])) // unit already after Canonicalize
+			os := tris[t].os
+			os = sub64(os, scale64(n, dot64(n, os)))
+			proj[c] = unitOrZero(os)
+			p := vec64(s.Positions[s.Indices[c]])
+			prev := vec64(s.Positions[s.Indices[3*t+(k+2)%3]])
+			next := vec64(s.Positions[s.Indices[3*t+(k+1)%3]])
+			v1, v2 := sub64(prev, p), sub64(next, p)
+			v1 = unitOrZero(sub64(v1, scale64(n, dot64(n, v1))))
+			v2 = unitOrZero(sub64(v2, scale64(n, dot64(n, v2))))
+			angle[c] = math.Acos(math.Max(-1, math.Min(1, dot64(v1, v2))))
+		}
+	})
 	sum := make([][3]float64, len(groupOrient))
 	for c, g := range group {
-		t := c / 3
-		if g < 0 || tris[t].any {
+		if g < 0 || tris[c/3].any {
 			continue
 		}
-		k := c % 3
-		n := unitOrZero(vec64(s.Normals[s.Indices[c]])) // unit already after Canonicalize
-		os := tris[t].os
-		os = sub64(os, scale64(n, dot64(n, os)))
-		os = unitOrZero(os)
-		p := vec64(s.Positions[s.Indices[c]])
-		prev := vec64(s.Positions[s.Indices[3*t+(k+2)%3]])
-		next := vec64(s.Positions[s.Indices[3*t+(k+1)%3]])
-		v1, v2 := sub64(prev, p), sub64(next, p)
-		v1 = unitOrZero(sub64(v1, scale64(n, dot64(n, v1))))
-		v2 = unitOrZero(sub64(v2, scale64(n, dot64(n, v2))))
-		angle := math.Acos(math.Max(-1, math.Min(1, dot64(v1, v2))))
 		for j := 0; j < 3; j++ {
-			sum[g][j] += angle * os[j]
+			sum[g][j] += angle[c] * proj[c][j]
 		}
 	}
+	angle, proj = nil, nil
 
 	// Resolve every corner: its group's tangent, else a borrowed one, else
 	// a perpendicular; always re-orthogonalised against the float32 normal.
 	out := make([]Vec4, len(s.Indices))
-	done := make([]bool, len(s.Indices))
+	par.Ranges(len(group), 3*tangentsChunk, func(_, lo, hi int) {
+		for c := lo; c < hi; c++ {
+			g := group[c]
+			if g < 0 {
+				continue
+			}
+			w := float32(-1)
+			if groupOrient[g] {
+				w = 1
+			}
+			out[c] = finishTangent(s.Normals[s.Indices[c]], sum[g], w)
+		}
+	})
 	firstGrouped := make([]int32, len(s.Positions)) // by corner identity; ids < vertex count
 	for i := range firstGrouped {
 		firstGrouped[i] = -1
 	}
 	for c, g := range group {
-		if g < 0 {
-			continue
-		}
-		n := s.Normals[s.Indices[c]]
-		w := float32(-1)
-		if groupOrient[g] {
-			w = 1
-		}
-		out[c] = finishTangent(n, sum[g], w)
-		done[c] = true
-		if firstGrouped[id[c]] < 0 {
+		if g >= 0 && firstGrouped[id[c]] < 0 {
 			firstGrouped[id[c]] = int32(c)
 		}
 	}
-	for c := range out {
-		if done[c] {
-			continue
+	par.Ranges(len(out), 3*tangentsChunk, func(_, lo, hi int) {
+		for c := lo; c < hi; c++ {
+			if group[c] >= 0 {
+				continue
+			}
+			n := s.Normals[s.Indices[c]]
+			if src := firstGrouped[id[c]]; src >= 0 {
+				b := out[src]
+				out[c] = finishTangent(n, [3]float64{float64(b[0]), float64(b[1]), float64(b[2])}, b[3])
+			} else {
+				p := perpendicular(n)
+				out[c] = Vec4{p[0], p[1], p[2], 1}
+			}
 		}
-		n := s.Normals[s.Indices[c]]
-		if src := firstGrouped[id[c]]; src >= 0 {
-			b := out[src]
-			out[c] = finishTangent(n, [3]float64{float64(b[0]), float64(b[1]), float64(b[2])}, b[3])
-		} else {
-			p := perpendicular(n)
-			out[c] = Vec4{p[0], p[1], p[2], 1}
+	})
+	return out
+}
+
+// tangentsChunk is the triangle count of one parallel chunk.
+const tangentsChunk = 1 << 14
+
+// triMapping fills triangle t's MikkTSpace mapping (its neighbours are
+// linked later).
+func triMapping(s *Submesh, t int, ti *triTangent) {
+	ti.neighbor = [3]int32{-1, -1, -1}
+	i0, i1, i2 := s.Indices[3*t], s.Indices[3*t+1], s.Indices[3*t+2]
+	q0, q1, q2 := s.Positions[i0], s.Positions[i1], s.Positions[i2]
+	if q0 == q1 || q0 == q2 || q1 == q2 {
+		ti.degen, ti.any = true, true
+		return
+	}
+	p0, p1, p2 := vec64(q0), vec64(q1), vec64(q2)
+	u0, u1, u2 := s.UV0[i0], s.UV0[i1], s.UV0[i2]
+	t21x, t21y := float64(u1[0])-float64(u0[0]), -(float64(u1[1]) - float64(u0[1]))
+	t31x, t31y := float64(u2[0])-float64(u0[0]), -(float64(u2[1]) - float64(u0[1]))
+	d1, d2 := sub64(p1, p0), sub64(p2, p0)
+	area := t21x*t31y - t21y*t31x
+	var os, ot [3]float64
+	for k := 0; k < 3; k++ {
+		os[k] = t31y*d1[k] - t21y*d2[k]
+		ot[k] = -t31x*d1[k] + t21x*d2[k]
+	}
+	ti.orient = area > 0
+	ti.any = true
+	lenOs, lenOt := len64(os), len64(ot)
+	if !(math.Abs(area) > fltMin) || math.IsInf(area, 0) || math.IsInf(lenOs, 0) || math.IsInf(lenOt, 0) ||
+		math.IsNaN(lenOs) || math.IsNaN(lenOt) {
+		return
+	}
+	if lenOs > fltMin {
+		sign := 1.0
+		if !ti.orient {
+			sign = -1
+		}
+		for k := range os {
+			ti.os[k] = sign * os[k] / lenOs
 		}
 	}
-	return out
+	magS, magT := lenOs/math.Abs(area), lenOt/math.Abs(area)
+	if magS > fltMin && magT > fltMin && !math.IsInf(magS, 0) && !math.IsInf(magT, 0) {
+		ti.any = false
+	}
 }
 
 func scale64(a [3]float64, k float64) [3]float64 { return [3]float64{a[0] * k, a[1] * k, a[2] * k} }
