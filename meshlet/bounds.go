@@ -1,6 +1,10 @@
 package meshlet
 
-import "math"
+import (
+	"math"
+
+	"github.com/meshcook/meshcook/internal/par"
+)
 
 // Bounds constants.
 const (
@@ -41,12 +45,19 @@ type boundsScratch struct {
 // ComputeAllBounds returns ComputeBounds for every meshlet of r, in order.
 func ComputeAllBounds(r Result, positions [][3]float32) []Bounds {
 	out := make([]Bounds, len(r.Meshlets))
-	var sc boundsScratch
-	for m := range r.Meshlets {
-		out[m] = computeBounds(r, m, positions, &sc)
-	}
+	// Meshlets are independent: chunks of them on up to GOMAXPROCS
+	// goroutines, each with its own scratch.
+	par.Ranges(len(r.Meshlets), boundsChunk, func(_, lo, hi int) {
+		var sc boundsScratch
+		for m := lo; m < hi; m++ {
+			out[m] = computeBounds(r, m, positions, &sc)
+		}
+	})
 	return out
 }
+
+// boundsChunk is the meshlet count of one parallel chunk of bounds.
+const boundsChunk = 512
 
 // ComputeBounds returns the bounding sphere and normal cone of meshlet m of
 // r (meshopt_computeMeshletBounds semantics, with the minimum sphere and the
