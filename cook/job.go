@@ -343,12 +343,13 @@ func buildLODs(s *mesh.Submesh, pos [][3]float32, generatedNormals bool, o LODOp
 }
 
 // refineMaxTris is the largest index buffer (in triangles) whose vertex
-// cache order gets meshlet's refine pass. The pass removes 1-3% of the
-// greedy order's misses and costs about 1.4 times the greedy search: on
-// the 1.19M-triangle bench mesh that is 1.3 s of CPU, half of gltfpack's
-// whole run, for a cache-miss ratio no reader notices at that size. Below
-// this it costs at most a few tens of milliseconds.
-const refineMaxTris = 1 << 18
+// cache order gets meshlet's refine pass, which removes 1-3% of the greedy
+// order's misses at about 1.4 times the greedy search's cost. Measured on
+// the bench (bench/e2e, pprof): on the 1.19M-triangle mesh it was 1.3 s of
+// CPU, against 3.0 s for gltfpack's whole run; on FlightHelmet 0.16 s of
+// the cook's 1.02 s. It pays for itself only where it costs a few
+// milliseconds: buffers of up to 2^14 triangles (the bunny).
+const refineMaxTris = 1 << 14
 
 // vertexCacheOrder is the cook's vertex-cache order of one index buffer.
 func vertexCacheOrder(indices []uint32, vertexCount int) []uint32 {
