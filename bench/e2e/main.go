@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -38,6 +39,7 @@ type config struct {
 	stats    bool
 	keep     string
 	gen      bool // child mode: only write the inputs and counts.json
+	timeout  time.Duration
 }
 
 // tool is one command line timed as a whole process; {in} and {out} are
@@ -51,6 +53,7 @@ type tool struct {
 type sample struct {
 	wall, cpu time.Duration
 	rssKiB    int64
+	timedOut  bool // stopped after the -timeout
 }
 
 // bench is one input with the tools timed on it and the ratios printed.
@@ -74,6 +77,7 @@ func run(args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.only, "only", "", "comma-separated inputs to run: big, FlightHelmet, bunny, fan (all when empty)")
 	fs.BoolVar(&cfg.stats, "stats", false, "after timing, run meshcook cook --stats once per input and print its table")
 	fs.StringVar(&cfg.keep, "work", "", "work folder for generated inputs and outputs (default: a temporary folder, removed)")
+	fs.DurationVar(&cfg.timeout, "timeout", 5*time.Minute, "longest run: a tool whose run takes longer is stopped, reported as timed out and not run again")
 	fs.BoolVar(&cfg.gen, "gen", false, "internal: write the generated inputs into -work and exit")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -157,22 +161,27 @@ func run(args []string, stdout io.Writer) error {
 	if want("fan") {
 		// One bench with two inputs: the fan and grid tools carry their
 		// inputs in argv instead of {in}.
-		fanTool, gridTool := meshcook(), meshcook()
-		fanTool.name, gridTool.name = fmt.Sprintf("meshcook fan (%d tris)", tris["fan"]), fmt.Sprintf("meshcook grid (%d tris)", tris["grid"])
-		fanTool.argv = replaceArg(fanTool.argv, "{in}", filepath.Join(work, "fan.glb"))
-		gridTool.argv = replaceArg(gridTool.argv, "{in}", filepath.Join(work, "grid.glb"))
-		benches = append(benches, bench{name: "fan vs grid", tools: []tool{fanTool, gridTool}, ratios: [][2]int{{0, 1}}})
+		var tools []tool
+		for _, extra := range [][]string{nil, {"--lods", "none"}} {
+			for _, in := range []string{"fan", "grid"} {
+				t := meshcook(extra...)
+				t.name = fmt.Sprintf("%s %s (%d tris)", t.name, in, tris[in])
+				t.argv = replaceArg(t.argv, "{in}", filepath.Join(work, in+".glb"))
+				tools = append(tools, t)
+			}
+		}
+		benches = append(benches, bench{name: "fan vs grid", tools: tools, ratios: [][2]int{{0, 1}, {2, 3}}})
 	}
 
 	fmt.Fprintf(stdout, "%d runs per tool, alternating (the first tool of each round rotates); wall and CPU medians, peak RSS median (getrusage of the child)\n", cfg.runs)
 	for _, b := range benches {
-		samples, err := measure(b, cfg.runs, work)
+		samples, err := measure(b, cfg.runs, work, cfg.timeout)
 		if err != nil {
 			return fmt.Errorf("%s: %w", b.name, err)
 		}
 		report(stdout, b, samples)
 		if cfg.stats {
-			if err := printStats(stdout, b, mc, work); err != nil {
+			if err := printStats(stdout, b, mc, work, cfg.timeout); err != nil {
 				return err
 			}
 		}
@@ -182,12 +191,15 @@ func run(args []string, stdout io.Writer) error {
 
 // measure runs every tool of b runs times, rotating which goes first in
 // each round, so slow phases of a shared machine hit all tools alike.
-func measure(b bench, runs int, work string) ([][]sample, error) {
+func measure(b bench, runs int, work string, timeout time.Duration) ([][]sample, error) {
 	out := make([][]sample, len(b.tools))
 	for r := range runs {
 		for k := range b.tools {
 			t := (r + k) % len(b.tools)
-			s, err := runOnce(b.tools[t], b.input, filepath.Join(work, "out"))
+			if n := len(out[t]); n > 0 && out[t][n-1].timedOut {
+				continue
+			}
+			s, err := runOnce(b.tools[t], b.input, filepath.Join(work, "out"), timeout)
 			if err != nil {
 				return nil, err
 			}
@@ -199,7 +211,7 @@ func measure(b bench, runs int, work string) ([][]sample, error) {
 
 // runOnce runs one tool into a fresh output folder and returns its wall
 // time and the child's own resource usage (wait4).
-func runOnce(t tool, input, outDir string) (sample, error) {
+func runOnce(t tool, input, outDir string, timeout time.Duration) (sample, error) {
 	if err := os.RemoveAll(outDir); err != nil {
 		return sample{}, err
 	}
@@ -212,12 +224,17 @@ func runOnce(t tool, input, outDir string) (sample, error) {
 			argv[i] = filepath.Join(outDir, "o") + strings.TrimPrefix(a, "{out}")
 		}
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...) // SIGKILL at the timeout
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
+	if ctx.Err() != nil {
+		return sample{wall: wall, timedOut: true}, nil
+	}
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w\n%s", strings.Join(argv, " "), err, stderr.String())
 	}
@@ -251,6 +268,7 @@ func median[T int64 | time.Duration](v []T) T {
 type summary struct {
 	wall, cpu time.Duration
 	rssKiB    int64
+	timedOut  bool
 }
 
 func summarize(s []sample) summary {
@@ -259,7 +277,7 @@ func summarize(s []sample) summary {
 	for _, x := range s {
 		wall, cpu, rss = append(wall, x.wall), append(cpu, x.cpu), append(rss, x.rssKiB)
 	}
-	return summary{median(wall), median(cpu), median(rss)}
+	return summary{wall: median(wall), cpu: median(cpu), rssKiB: median(rss)}
 }
 
 func report(w io.Writer, b bench, samples [][]sample) {
@@ -274,14 +292,25 @@ func report(w io.Writer, b bench, samples [][]sample) {
 	for i, t := range b.tools {
 		sum[i] = summarize(samples[i])
 		var runs []string
+		timedOut := false
 		for _, s := range samples[i] {
 			runs = append(runs, fmt.Sprintf("%.0f", ms(s.wall)))
+			timedOut = timedOut || s.timedOut
+		}
+		if timedOut {
+			fmt.Fprintf(tw, "%s\t> %.0f\ttimed out\t\t%s\t\n", t.name, ms(samples[i][len(samples[i])-1].wall), strings.Join(runs, " "))
+			sum[i].timedOut = true
+			continue
 		}
 		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.1f\t%s\t\n", t.name, ms(sum[i].wall), ms(sum[i].cpu), float64(sum[i].rssKiB)/1024, strings.Join(runs, " "))
 	}
 	tw.Flush()
 	for _, r := range b.ratios {
 		a, c := sum[r[0]], sum[r[1]]
+		if a.timedOut || c.timedOut {
+			fmt.Fprintf(w, "ratio %s / %s: a run timed out (wall > %.0f ms)\n", b.tools[r[0]].name, b.tools[r[1]].name, ms(max(a.wall, c.wall)))
+			continue
+		}
 		fmt.Fprintf(w, "ratio %s / %s: wall %.2f  cpu %.2f  peak RSS %.2f\n", b.tools[r[0]].name, b.tools[r[1]].name,
 			ms(a.wall)/ms(c.wall), ms(a.cpu)/ms(c.cpu), float64(a.rssKiB)/float64(c.rssKiB))
 	}
@@ -290,7 +319,7 @@ func report(w io.Writer, b bench, samples [][]sample) {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // printStats runs meshcook's default cook once more with --stats.
-func printStats(w io.Writer, b bench, mc, work string) error {
+func printStats(w io.Writer, b bench, mc, work string, timeout time.Duration) error {
 	for _, t := range b.tools {
 		if !strings.HasPrefix(t.name, "meshcook") {
 			continue
@@ -301,10 +330,17 @@ func printStats(w io.Writer, b bench, mc, work string) error {
 		}
 		argv := replaceArg(replaceArg(t.argv, "{in}", b.input), "{out}", outDir)
 		argv = append(argv, "--stats")
-		cmd := exec.Command(argv[0], argv[1:]...)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
+		err := cmd.Run()
+		cancel()
+		if ctx.Err() != nil {
+			fmt.Fprintf(w, "-- %s --stats: timed out\n", t.name)
+			continue
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w\n%s", t.name, err, out.String())
 		}
 		fmt.Fprintf(w, "-- %s --stats:\n%s", t.name, out.String())
