@@ -266,11 +266,14 @@ func bvhErrors(cfg config, tmp string, ref *benchMesh, cands []*benchMesh) ([]fl
 func compareCook(cfg config, meshes []*benchMesh, tmp string, w io.Writer) error {
 	fmt.Fprintf(w, "\n## Cook path (meshcook cook --lods 0.5,0.25,0.1 --lod-error %s vs gltfpack -noq -si R -se %s on the same source; error = symmetric Hausdorff distance to the source / bbox diagonal: geomerr (vertices + %d samples) and three-mesh-bvh (vertices + %d samples))\n\n",
 		cfg.lodError, cfg.lodError, hausdorffSamples, bvhSamples)
-	exe := filepath.Join(tmp, "meshcook")
-	build := exec.Command("go", "build", "-o", exe, "./cmd/meshcook")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("go build ./cmd/meshcook: %w", err)
+	exe := cfg.cookExe
+	if exe == "" {
+		exe = filepath.Join(tmp, "meshcook")
+		build := exec.Command("go", "build", "-o", exe, "./cmd/meshcook")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("go build ./cmd/meshcook: %w", err)
+		}
 	}
 	sources, err := cookSources(cfg, meshes)
 	if err != nil {

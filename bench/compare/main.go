@@ -63,6 +63,7 @@ type config struct {
 	// cookFlags are extra `meshcook cook` flags for them.
 	lodError  string
 	cookFlags []string
+	cookExe   string
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -80,6 +81,8 @@ func run(args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.refCache, "refcache", "", "simplify: reuse meshoptimizer's rows from this JSON `file` (written on first use)")
 	fs.StringVar(&cfg.lodError, "lod-error", "1", "cook rows: the error limit both tools get (--lod-error / -se; 1 = unconstrained, so both reach the target)")
 	cookFlags := fs.String("cook-flags", "", "cook rows: extra space-separated `flags` for meshcook cook")
+	keep := fs.Bool("keep", false, "keep the temporary folder (cook rows: the written sources and both tools' outputs)")
+	fs.StringVar(&cfg.cookExe, "cook-exe", "", "cook rows: run this meshcook binary instead of building ./cmd/meshcook")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of this process (meshcook's side and the metrics) to `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -116,7 +119,11 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	if *keep {
+		fmt.Fprintf(os.Stderr, "compare: keeping %s\n", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
 
 	fmt.Fprintf(stdout, "meshcook vs meshoptimizer 1.3.0 (WASM, node %s, %s); %s, %d CPUs; median of %d runs after %d warm-up runs\n\n",
 		nodeVersion(), strings.Join(nodeFlags, " "), runtime.Version(), runtime.NumCPU(), cfg.runs, cfg.warmup)
