@@ -211,26 +211,28 @@ func (s *state) seamTarget(i0, i1 uint32) uint32 {
 }
 
 // collapseError is the cost of moving i0 onto i1: the geometric quadric of
-// i0's position at i1, plus the attribute quadrics of every wedge that moves.
-func (s *state) collapseError(i0, i1 uint32) float64 {
-	e := s.vq[s.remap[i0]].distanceError(s.pos[i1])
+// i0's position at i1, plus the attribute quadrics of every wedge that
+// moves; attr is the attribute part of it.
+func (s *state) collapseError(i0, i1 uint32) (e, attr float64) {
+	e = s.vq[s.remap[i0]].distanceError(s.pos[i1])
 	var s0, s1 uint32 = noVertex, noVertex
 	if s.kind[i0] == kindSeam {
 		s0, s1 = s.wedge[i0], s.seamTarget(i0, i1)
 		if s1 == noVertex {
-			return math.Inf(1)
+			return math.Inf(1), 0
 		}
 	}
 	if s.k > 0 {
-		e += s.attrError(i0, i1)
+		attr = s.attrError(i0, i1)
 		if s0 != noVertex {
-			e += s.attrError(s0, s1)
+			attr += s.attrError(s0, s1)
 		}
+		e += attr
 	}
 	if math.IsNaN(e) {
-		return math.Inf(1)
+		return math.Inf(1), 0
 	}
-	return e
+	return e, attr
 }
 
 func (s *state) attrError(i0, i1 uint32) float64 {
@@ -248,14 +250,14 @@ func (s *state) rankError(i0, i1 uint32, qerr float64) float64 {
 // cachedError is collapseError(i0, i1), reused from an earlier pass when
 // the corner still holds the same edge and nothing collapseError reads about
 // i0's class has changed since (see edgeCache).
-func (s *state) cachedError(i0, i1 uint32, q *float64, ver *uint32) float64 {
+func (s *state) cachedError(i0, i1 uint32, q, a *float64, ver *uint32) (float64, float64) {
 	v := s.qver[s.remap[i0]]
 	if *ver == v+1 {
-		return *q
+		return *q, *a
 	}
-	*q = s.collapseError(i0, i1)
+	*q, *a = s.collapseError(i0, i1)
 	*ver = v + 1
-	return *q
+	return *q, *a
 }
 
 // rankRange computes each candidate's error and picks its direction.
@@ -266,15 +268,16 @@ func (s *state) rankRange(list []collapse) {
 		if ec.v0 != c.v0 || ec.v1 != c.v1 {
 			*ec = edgeCache{v0: c.v0, v1: c.v1}
 		}
-		q := s.cachedError(c.v0, c.v1, &ec.q01, &ec.ver0)
+		q, a := s.cachedError(c.v0, c.v1, &ec.q01, &ec.a01, &ec.ver0)
 		e := s.rankError(c.v0, c.v1, q)
 		if c.bidi {
-			rq := s.cachedError(c.v1, c.v0, &ec.q10, &ec.ver1)
+			rq, ra := s.cachedError(c.v1, c.v0, &ec.q10, &ec.a10, &ec.ver1)
 			if r := s.rankError(c.v1, c.v0, rq); r < e {
-				c.v0, c.v1, e, q = c.v1, c.v0, r, rq
+				c.v0, c.v1, e, q, a = c.v1, c.v0, r, rq, ra
 			}
 		}
 		c.qerr = q
+		c.attr = a
 		c.err = e
 	}
 }
@@ -344,7 +347,7 @@ func (s *state) sortCollapses() {
 	par.Ranges(m, 4*kParChunk, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			c := &s.coll[uint32(keys[i])]
-			sorted[i] = ranked{v0: c.v0, v1: c.v1, r0: s.remap[c.v0], r1: s.remap[c.v1], err: c.err, qerr: c.qerr}
+			sorted[i] = ranked{v0: c.v0, v1: c.v1, r0: s.remap[c.v0], r1: s.remap[c.v1], err: c.err, qerr: c.qerr, attr: c.attr}
 		}
 	})
 	s.sorted = sorted
@@ -357,8 +360,8 @@ func sortKey(err float64) uint32 { return math.Float32bits(float32(err)) }
 // ranked is a candidate collapse in rank order: v0 (class r0) moves onto
 // v1 (class r1).
 type ranked struct {
-	v0, v1, r0, r1 uint32
-	err, qerr      float64
+	v0, v1, r0, r1  uint32
+	err, qerr, attr float64
 }
 
 // updateQuadrics folds each moved vertex's quadrics into its target.

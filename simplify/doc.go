@@ -93,7 +93,10 @@
 // removed point to the new fan and from the new edges' midpoints to the old
 // fan; the target keeps that bound and its fan neighbours half of it. A
 // collapse ranks by the larger of its quadric error and its bound squared
-// (see tolerance.go). This steers the order only: the error limit and
+// (see tolerance.go); when a collapse is re-measured as it commits, its
+// fresh bound squared is added to the attribute part of its quadric error
+// (the bound measures geometry only, so a large attribute error must not
+// hide it). This steers the order only: the error limit and
 // Result.Error stay on the quadric error. On the bench-compare meshes the
 // sampled Hausdorff errors came out at 0.47-1.00x meshoptimizer's
 // (0.04-0.45x on the dense displaced bunny), where quadric-only ordering

@@ -86,6 +86,7 @@ type collapse struct {
 	bidi   bool
 	err    float64 // rank: the larger of qerr and the tolerance bound squared
 	qerr   float64 // quadric error, what the error limit applies to
+	attr   float64 // the attribute part of qerr
 }
 
 // edgeCache keeps the quadric errors of the edge listed at one corner of
@@ -102,6 +103,7 @@ type edgeCache struct {
 	v0, v1     uint32
 	ver0, ver1 uint32
 	q01, q10   float64
+	a01, a10   float64 // the attribute parts of q01 and q10
 }
 
 // state is one simplification in progress. All positions are normalized to

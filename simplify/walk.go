@@ -339,9 +339,11 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		}
 		// The rank is a lower bound; the tolerance bound of the collapse in
 		// the mesh as it is now may cost more. Over the pass goal, defer it
-		// to a later pass where it ranks by that cost.
+		// to a later pass where it ranks by that cost. The fresh bound adds
+		// to the attribute part of the quadric error: it measures geometry
+		// only, so a large attribute error must not hide it.
 		bnd := s.tl[r0].tol + loc
-		cost := maxf(c.err, bnd*bnd)
+		cost := maxf(c.err, c.attr+bnd*bnd)
 		if cost > maxf(errGoal, floor) && cost > w.maxCost {
 			w.deferred = append(w.deferred, cost)
 			if len(w.deferred) > share(kMaxDeferred*(edgeGoal+1)) {
