@@ -13,7 +13,7 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=false -o bin/meshcook ./cmd/meshcook
 
 test: vet
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 25m ./...
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
