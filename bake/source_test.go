@@ -237,7 +237,7 @@ func meshcheckPack(t *testing.T, name string, pack []byte, entries, triangles in
 	t.Helper()
 	script := testkit.Meshcheck(t)
 	if _, err := exec.LookPath("zstd"); err != nil {
-		t.Skip("zstd command not found; meshcheck needs it for packs (apt-get install zstd)")
+		testkit.Missing(t, "zstd command not found; meshcheck needs it for packs (apt-get install zstd)")
 	}
 	out := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(out, pack, 0o644); err != nil {
@@ -403,7 +403,7 @@ func TestSourcePartRefusals(t *testing.T) {
 func TestCorpusSourceParts(t *testing.T) {
 	corpus := filepath.Join("..", "..", "shared", "corpus")
 	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("%s not present (the shared corpus is only on project machines)", corpus)
+		testkit.Missing(t, "%s not present (the shared corpus is only on project machines)", corpus)
 	}
 	files := []struct{ entry, from string }{
 		{"cesium_man", "gltf/CesiumMan/glTF-Binary/CesiumMan.glb"},
@@ -427,7 +427,7 @@ func TestCorpusSourceParts(t *testing.T) {
 		present = append(present, i)
 	}
 	if len(present) == 0 {
-		t.Skip("none of the skinned corpus files is present")
+		testkit.Missing(t, "none of the skinned corpus files is present")
 	}
 	cat := filepath.Join(dir, "corpus.json")
 	os.WriteFile(cat, []byte(`{"version": 1, "family": "rigged", "entries": [`+strings.Join(entries, ", ")+`]}`), 0o644)

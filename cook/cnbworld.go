@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/meshcook/meshcook/formats/cnb"
+	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/ktx2"
 	"github.com/meshcook/meshcook/formats/payload"
 )
@@ -363,11 +365,34 @@ func CheckWorldImages(images [][]byte) (*cnb.BlobMeta, error) {
 	if err := cnb.ValidateLocators(meta, sizes); err != nil {
 		return nil, err
 	}
+	// Payloads are contiguous (cnb.Pack): a payload section longer than
+	// the end of its last payload carries bytes no one reads.
+	ends := make([]uint64, len(sections))
+	for _, r := range meta.Resources {
+		if l := r.Payload; l != nil {
+			ends[l.BlobIndex] = max(ends[l.BlobIndex], l.Offset+l.Len)
+		}
+	}
+	for _, d := range meta.Defs {
+		if l := d.Payload; l != nil {
+			ends[l.BlobIndex] = max(ends[l.BlobIndex], l.Offset+l.Len)
+		}
+	}
+	for i := range sections {
+		if sizes[i] != ends[i] {
+			return nil, fmt.Errorf("cnb: blob %d: %d bytes after the last payload (payload section of %d bytes, payloads end at %d)", i, sizes[i]-ends[i], sizes[i], ends[i])
+		}
+	}
 	bounds := map[uint32]cnb.MeshBoundsRecord{}
 	for _, b := range meta.MeshBounds {
 		bounds[b.Handle] = b
 	}
 	for i, r := range meta.Resources {
+		if r.Kind == cnb.Material {
+			if err := checkMaterialRow(r.Data); err != nil {
+				return nil, fmt.Errorf("resources[%d] (Material %d) data: %w", i, r.Handle, err)
+			}
+		}
 		if r.Payload == nil {
 			continue
 		}
@@ -399,6 +424,21 @@ func CheckWorldImages(images [][]byte) (*cnb.BlobMeta, error) {
 		}
 	}
 	return meta, nil
+}
+
+// checkMaterialRow validates a Material resource's data, one .hmat
+// GpuMaterial row, with the .hmat reader's own checks (finite factors in
+// range, known flags, …), so a NaN is refused here as in a .hmat.
+func checkMaterialRow(row []byte) error {
+	if len(row) != hmat.MaterialSize {
+		return fmt.Errorf("%d bytes, a GpuMaterial row is %d", len(row), hmat.MaterialSize)
+	}
+	file := make([]byte, hmat.HeaderSize, hmat.HeaderSize+hmat.MaterialSize)
+	binary.LittleEndian.PutUint32(file[0:], hmat.Magic)
+	binary.LittleEndian.PutUint32(file[4:], hmat.Version)
+	binary.LittleEndian.PutUint32(file[8:], 1)
+	_, err := hmat.Decode(append(file, row...))
+	return err
 }
 
 // validateBlobImage is one blob's own read-back check (the whole world was

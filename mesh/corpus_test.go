@@ -9,6 +9,8 @@ import (
 
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
+
+	"github.com/meshcook/meshcook/internal/testkit"
 )
 
 // corpusDir is ../shared/corpus relative to the repository root.
@@ -17,7 +19,7 @@ func corpusDir(t *testing.T) string {
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "corpus")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available at %s: %v", dir, err)
+		testkit.Missing(t, "corpus not available at %s: %v", dir, err)
 	}
 	return dir
 }

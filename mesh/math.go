@@ -139,6 +139,16 @@ func (a Vec3) Length() float32 { return float32(math.Sqrt(float64(a.Dot(a)))) }
 
 // Normalize returns a/|a|, or the zero vector when |a| is zero or not finite.
 func (a Vec3) Normalize() Vec3 {
+	if d := a.Dot(a); d < 0x1p-100 || d > 0x1p100 {
+		// The float32 square sum loses precision (subnormal) or range:
+		// work in float64, so the result still has unit length.
+		x, y, z := float64(a[0]), float64(a[1]), float64(a[2])
+		l := math.Sqrt(x*x + y*y + z*z)
+		if l == 0 || math.IsNaN(l) || math.IsInf(l, 0) {
+			return Vec3{}
+		}
+		return Vec3{float32(x / l), float32(y / l), float32(z / l)}
+	}
 	l := a.Length()
 	if l == 0 || math.IsNaN(float64(l)) || math.IsInf(float64(l), 0) {
 		return Vec3{}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -17,7 +18,7 @@ const corpusDir = "../../../shared/corpus"
 // same clips, index existing joints and pass meshcheck.
 func TestCorpusClips(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("corpus not present at %s (%v); it is read in place, never copied", corpusDir, err)
+		testkit.Missing(t, "corpus not present at %s (%v); it is read in place, never copied", corpusDir, err)
 	}
 	files := map[string][]byte{}
 	for _, file := range []string{"CesiumMan/glTF-Binary/CesiumMan.glb", "Fox/glTF-Binary/Fox.glb", "SimpleSkin/simple_skin.gltf", "AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"} {

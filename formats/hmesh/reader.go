@@ -1,6 +1,7 @@
 package hmesh
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -294,6 +295,15 @@ func Decode(b []byte) (*File, error) {
 	}
 	if err := validate(f, base); err != nil {
 		return nil, err
+	}
+	// Nothing may follow the last payload but its zero padding to the next
+	// 16-byte boundary: appended bytes would be read by no one.
+	end := firstPayload
+	if k := len(spans); k > 0 {
+		end = max(end, spans[k-1].offset+spans[k-1].size)
+	}
+	if tail := b[min(end, uint64(len(b))):]; uint64(len(tail)) > alignUp(end)-end || bytes.IndexFunc(tail, func(r rune) bool { return r != 0 }) >= 0 {
+		return nil, errAt(int64(end), 0, nil, "%d bytes after the last chunk's payload (at most zero padding to a 16-byte boundary)", len(tail))
 	}
 	return f, nil
 }

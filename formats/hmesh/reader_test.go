@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // entryAt returns the table offset of chunk id in b.
@@ -188,3 +191,21 @@ func TestReadPropagatesReaderError(t *testing.T) {
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// Why (issue #19): bytes appended after the last chunk's payload were
+// accepted. Only its zero padding to the next 16-byte boundary may follow.
+func TestDecodeRejectsTrailingBytes(t *testing.T) {
+	b := mustEncode(t, richFile(t))
+	_, err := Decode(b)
+	require.NoError(t, err)
+	pad := int(alignUp(uint64(len(b)))) - len(b)
+	if pad > 0 {
+		_, err = Decode(append(slices.Clone(b), make([]byte, pad)...))
+		require.NoError(t, err, "zero padding to the boundary")
+	}
+	for _, tail := range [][]byte{make([]byte, pad+1), make([]byte, 16+pad), {1}, []byte("appended")} {
+		_, err := Decode(append(slices.Clone(b), tail...))
+		require.ErrorIs(t, err, ErrFormat, "%d bytes appended", len(tail))
+		assert.Contains(t, err.Error(), "after the last chunk's payload")
+	}
+}

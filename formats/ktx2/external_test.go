@@ -73,11 +73,11 @@ func runMeshcheck(t *testing.T, samples []sample) {
 	t.Helper()
 	tool := filepath.Join(testkit.Shared(t, "tools"), "meshcheck.py")
 	if _, err := os.Stat(tool); err != nil {
-		t.Skipf("meshcheck.py not available: %v", err)
+		testkit.Missing(t, "meshcheck.py not available: %v", err)
 	}
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not on PATH; meshcheck cross-check skipped")
+		testkit.Missing(t, "python3 not on PATH; meshcheck cross-check cannot run")
 	}
 	args := []string{tool, "--json"}
 	for _, s := range samples {

@@ -199,6 +199,12 @@ func TestValidate(t *testing.T) {
 		"negative radius":  func(p *Pack) { p.Entries[0].Bounds.Radius = -1 },
 		"wrong family":     func(p *Pack) { p.Entries[0].Rigged = []RiggedVertex{{}} },
 		"unknown family":   func(p *Pack) { p.Family = 9 },
+		// issue #19: decompressed packs with these passed validate
+		"huge normal":     func(p *Pack) { p.Entries[0].Static[1].Normal = [3]float32{1, -1.7e38, 2.4e-38} },
+		"negative colour": func(p *Pack) { p.Entries[0].Static[0].Color[2] = -2e38 },
+		"colour above 1":  func(p *Pack) { p.Entries[0].Static[0].Color[3] = 1.5 },
+		"short normal":    func(p *Pack) { p.Entries[0].Static[2].Normal = [3]float32{0, 0, 0.5} },
+		"zero normal":     func(p *Pack) { p.Entries[0].Static[2].Normal = [3]float32{} },
 	}
 	for name, f := range cases {
 		p := samplePack()
@@ -236,7 +242,7 @@ func TestDecompressLimit(t *testing.T) {
 func TestMeshcheckAcceptsPacks(t *testing.T) {
 	script := testkit.Meshcheck(t)
 	if _, err := exec.LookPath("zstd"); err != nil {
-		t.Skip("zstd command not found; meshcheck needs it for compressed packs")
+		testkit.Missing(t, "zstd command not found; meshcheck needs it for compressed packs")
 	}
 	dir := t.TempDir()
 	file, _ := Marshal(samplePack())

@@ -89,6 +89,9 @@ func validateEntry(f Family, e *Entry) error {
 		if !ok {
 			return fmt.Errorf("vertex %d has a non-finite value", k)
 		}
+		if err := checkVertexRanges(f, e, k); err != nil {
+			return err
+		}
 		var d2 float64
 		for j := 0; j < 3; j++ {
 			x := float64(pos[j]) - float64(e.Bounds.Center[j])
@@ -97,6 +100,30 @@ func validateEntry(f Family, e *Entry) error {
 		if r := float64(e.Bounds.Radius); math.Sqrt(d2) > r*(1+boundsRelSlack)+boundsAbsSlack {
 			return fmt.Errorf("vertex %d lies outside the bounding sphere", k)
 		}
+	}
+	return nil
+}
+
+// Normals are unit vectors and colours lie in [0, 1]; these bounds are
+// meshcook's (docs/formats/meshpack.md): a writer that normalizes in
+// float32 stays within normalSlack of unit length.
+const normalSlack = 1e-3
+
+func checkVertexRanges(f Family, e *Entry, k int) error {
+	var n [3]float32
+	if f == Static {
+		n = e.Static[k].Normal
+		for _, c := range e.Static[k].Color {
+			if !(c >= 0 && c <= 1) {
+				return fmt.Errorf("vertex %d: colour %v outside [0, 1]", k, e.Static[k].Color)
+			}
+		}
+	} else {
+		n = e.Rigged[k].Normal
+	}
+	l := math.Sqrt(float64(n[0])*float64(n[0]) + float64(n[1])*float64(n[1]) + float64(n[2])*float64(n[2]))
+	if math.Abs(l-1) > normalSlack {
+		return fmt.Errorf("vertex %d: normal %v of length %g, want a unit vector", k, n, l)
 	}
 	return nil
 }

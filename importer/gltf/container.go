@@ -41,10 +41,11 @@ func splitContainer(data []byte) (jsonBytes, bin []byte, err error) {
 		return nil, nil, fmt.Errorf("glb: unsupported container version %d", v)
 	}
 	total := binary.LittleEndian.Uint32(data[8:])
-	if uint64(total) > uint64(len(data)) {
+	if uint64(total) != uint64(len(data)) {
+		// glTF 2.0 §4.4.2: length is the total length of the file; bytes
+		// past it (or a file cut short) mean the file is not what it says.
 		return nil, nil, fmt.Errorf("glb: header says %d bytes, file has %d", total, len(data))
 	}
-	data = data[:total] // bytes past the declared length are not part of the container
 	off := glbHeaderSize
 	for chunk := 0; off < len(data); chunk++ {
 		if len(data)-off < glbChunkHeader {

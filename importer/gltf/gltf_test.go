@@ -3,6 +3,7 @@ package gltf
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -553,6 +554,8 @@ func TestInvalidContainer(t *testing.T) {
 	}{
 		{"empty", nil, "empty json document"},
 		{"truncated", good[:len(good)-1], "header says"},
+		// issue #19: a header length (612) short of the file size (616)
+		{"bytes past the declared length", append(append([]byte(nil), good...), 0, 0, 0, 0), fmt.Sprintf("header says %d bytes, file has %d", len(good), len(good)+4)},
 		{"version 1", append(append([]byte(nil), good[:4]...), append([]byte{1, 0, 0, 0}, good[8:]...)...), "container version 1"},
 		{"json chunk too long", func() []byte {
 			d := append([]byte(nil), good...)

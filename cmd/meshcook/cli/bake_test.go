@@ -75,7 +75,7 @@ func TestBakeWritesValidPack(t *testing.T) {
 func packMeshcheck(t *testing.T, files ...string) {
 	t.Helper()
 	if _, err := exec.LookPath("zstd"); err != nil {
-		t.Skip("zstd command not found; meshcheck needs it for packs (apt-get install zstd)")
+		testkit.Missing(t, "zstd command not found; meshcheck needs it for packs (apt-get install zstd)")
 	}
 	meshcheck(t, files)
 }

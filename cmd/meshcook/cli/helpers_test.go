@@ -33,7 +33,7 @@ func meshcheck(t *testing.T, files []string) {
 	script := filepath.Join(testkit.Shared(t, "tools"), "meshcheck.py")
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not found; the independent meshcheck cannot run")
+		testkit.Missing(t, "python3 not found; the independent meshcheck cannot run")
 	}
 	const batch = 200
 	for len(files) > 0 {
@@ -48,10 +48,6 @@ func meshcheck(t *testing.T, files []string) {
 			}
 			parsed++
 			if ok, _ := r["ok"].(bool); !ok {
-				if msg, _ := r["error"].(string); knownMeshcheckHMatDefect(msg) {
-					t.Logf("meshcheck's known .hmat row-size defect (reads 100-byte rows; formats.md rows are 96 B): %s", line)
-					continue
-				}
 				if file, _ := r["file"].(string); knownMeshcheckBasisGap(t, r["error"], file) {
 					t.Logf("meshcheck predates Basis Universal textures (accepts only RGBA8); read by formats/ktx2 and ktx-parse instead: %s", line)
 					continue
@@ -162,12 +158,3 @@ func ktx2Extent(b []byte) (int, bool) {
 	return int(end), true
 }
 
-// knownMeshcheckHMatDefect recognises one checker bug: meshcheck.py unpacks
-// .hmat rows with the struct format "4f3f6fII5Q" (100 bytes, six floats
-// before flags) while formats.md lays out 96-byte rows (five floats, flags
-// @48, pad @52) and the same checker asserts size == 16 + 96·count. Every
-// non-empty .hmat written to the spec trips it. Our own rows are pinned to
-// the spec's offsets by formats/hmat's frozen byte test.
-func knownMeshcheckHMatDefect(msg string) bool {
-	return strings.HasPrefix(msg, "materials: ") && strings.Contains(msg, " x 100 B exceeds the ")
-}

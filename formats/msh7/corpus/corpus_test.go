@@ -16,6 +16,7 @@ import (
 	"github.com/meshcook/meshcook/formats/msh7"
 	"github.com/meshcook/meshcook/importer/fbx"
 	"github.com/meshcook/meshcook/importer/gltf"
+	"github.com/meshcook/meshcook/internal/testkit"
 	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/meshlet"
 )
@@ -30,7 +31,7 @@ func sources(t *testing.T, sub string, exts ...string) []string {
 	t.Helper()
 	root := filepath.Join(shared, "corpus", sub)
 	if _, err := os.Stat(root); err != nil {
-		t.Skipf("corpus not present at %s (%v)", root, err)
+		testkit.Missing(t, "corpus not present at %s (%v)", root, err)
 	}
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -167,10 +168,10 @@ func TestCorpusBuilds(t *testing.T) {
 	tool := filepath.Join(shared, "tools", "meshcheck.py")
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not on PATH; meshcheck not run")
+		testkit.Missing(t, "python3 not on PATH; meshcheck cannot run")
 	}
 	if _, err := os.Stat(tool); err != nil {
-		t.Skipf("meshcheck not at %s", tool)
+		testkit.Missing(t, "meshcheck not at %s", tool)
 	}
 	res, err := exec.Command(py, append([]string{tool, "--json"}, written...)...).Output()
 	sc := bufio.NewScanner(bytes.NewReader(res))
