@@ -222,6 +222,10 @@ func Refresh(src []byte, name string, opts RefreshOptions) ([]byte, Report, erro
 			if !v.Lit || v.Kind != ListValue {
 				return nil, rep, f.errorf(v.Off, "'%s.%s' is not a single list literal (built with += or an expression), so refresh cannot rewrite it", d.Name, field)
 			}
+			if n, at := commentsIn(body[v.Off:v.End]); n > 0 {
+				// Nothing lost: a rewritten list would drop them.
+				return nil, rep, f.errorf(v.Off+int32(at), "refresh would drop %d comment(s) inside '%s.%s', the list it rewrites; move them out of the list", n, d.Name, field)
+			}
 			edits = append(edits, edit{int(v.Off), int(v.End), text})
 			rep.Rewritten = append(rep.Rewritten, d.Name+"."+field)
 		}
@@ -248,6 +252,38 @@ func Refresh(src []byte, name string, opts RefreshOptions) ([]byte, Report, erro
 		out = toCRLF(out)
 	}
 	return out, rep, nil
+}
+
+// commentsIn counts the comments (// to the end of the line, /* */) in a
+// list literal's text, strings skipped, and returns the offset of the
+// first.
+func commentsIn(b []byte) (n, first int) {
+	first = -1
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case b[i] == '/' && i+1 < len(b) && (b[i+1] == '/' || b[i+1] == '*'):
+			if first < 0 {
+				first = i
+			}
+			n++
+			if b[i+1] == '/' {
+				for i < len(b) && b[i] != '\n' {
+					i++
+				}
+			} else if end := bytes.Index(b[i+2:], []byte("*/")); end >= 0 {
+				i += 2 + end + 1
+			} else {
+				i = len(b)
+			}
+		}
+	}
+	return n, first
 }
 
 // toCRLF turns every bare LF into CRLF.

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/meshcook/meshcook/mesh"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func readTestdata(t *testing.T, name string) []byte {
@@ -302,4 +305,32 @@ func TestRefreshPreservesCorners(t *testing.T) {
 			t.Fatalf("iteration %d: line endings changed style", iter)
 		}
 	}
+}
+
+// Issue #19: comments inside a list refresh rewrites (inline, whole-line,
+// and a /* */ holding "];") used to vanish, and --check did not say so.
+// Refresh now refuses, naming the list and the line; comments elsewhere,
+// and in lists it does not rewrite, stay.
+func TestRefreshRefusesToDropComments(t *testing.T) {
+	base := string(readTestdata(t, "refresh/dups_lf.nwb"))
+	for why, src := range map[string]string{
+		"inline":     strings.Replace(base, "    [1, 0, 0, -1],", "    [1, 0, 0, -1], // flipped", 1),
+		"whole line": strings.Replace(base, "    [1, 0, 0, -1],", "    // the flipped one\n    [1, 0, 0, -1],", 1),
+		"block":      strings.Replace(base, "    [1, 0, 0, -1],", "    /* keep ]; this */ [1, 0, 0, -1],", 1),
+	} {
+		_, _, err := Refresh([]byte(src), "t.nwb", RefreshOptions{})
+		require.Error(t, err, why)
+		assert.Contains(t, err.Error(), "nwb: t.nwb:1", why)
+		assert.Contains(t, err.Error(), "refresh would drop 1 comment(s) inside 'asset.tangents'", why)
+		_, _, err = Check([]byte(src), "t.nwb", RefreshOptions{})
+		assert.ErrorContains(t, err, "would drop", "--check names the loss: %s", why)
+	}
+	// A comment in a list that needs no rewrite (uv0) is kept.
+	src := strings.Replace(base, "asset.uv0 = [[0, 0],", "asset.uv0 = [[0, 0], // corner\n", 1)
+	out, _, err := Refresh([]byte(src), "t.nwb", RefreshOptions{})
+	require.NoError(t, err)
+	assert.Contains(t, string(out), "// corner")
+	assert.Contains(t, string(out), "// three copies of +Z", "a comment after the list stays")
+	n, _ := commentsIn([]byte(`[1, "a // not a comment", 2]`))
+	assert.Zero(t, n)
 }

@@ -143,8 +143,14 @@ func runRefresh(args []string, o refreshOptions, stdout, stderr io.Writer) error
 }
 
 // writeIfChanged atomically replaces path with data unless it already
-// holds exactly data (atomicfile.WriteIfChanged).
+// holds exactly data (atomicfile.WriteIfChanged), then removes the temp
+// files a killed refresh of path left (their writer gone), so none
+// accumulates.
 func writeIfChanged(path string, data []byte) error {
 	_, err := atomicfile.WriteIfChanged(path, data)
+	if err == nil {
+		base := filepath.Base(path)
+		atomicfile.RemoveStale(filepath.Dir(path), func(target string) bool { return target == base })
+	}
 	return err
 }

@@ -168,3 +168,32 @@ func TestRefreshKeepPositions(t *testing.T) {
 		t.Fatalf("positions were rewritten:\n%s", got)
 	}
 }
+
+// Issue #19: a refresh killed with -9 left a full-size .hero.nwb.tmp-<digits>
+// that no later refresh removed. The next refresh of that file removes the
+// temps of writers that are gone (the legacy form, and one of a process
+// that has exited) and leaves other files' alone.
+func TestRefreshRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "hero.nwb", refreshSrc)
+	legacy := writeFile(t, dir, ".hero.nwb.tmp-1234567890", refreshSrc)
+	other := writeFile(t, dir, ".villain.nwb.tmp-1234567890", refreshSrc)
+	code, _, stderr := run(t, "refresh", p, "--force")
+	if code != ExitOK {
+		t.Fatalf("refresh: %d %s", code, stderr)
+	}
+	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
+		t.Errorf("stale temp %s left: %v", legacy, err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another file's temp was removed: %v", err)
+	}
+	// A refresh that changes nothing still cleans up.
+	writeFile(t, dir, ".hero.nwb.tmp-42", "x")
+	if code, _, stderr := run(t, "refresh", p, "--force"); code != ExitOK {
+		t.Fatalf("second refresh: %d %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".hero.nwb.tmp-42")); !os.IsNotExist(err) {
+		t.Errorf("stale temp left after a no-op refresh: %v", err)
+	}
+}
