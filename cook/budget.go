@@ -86,15 +86,3 @@ func checkSceneBudget(job Job, scene *mesh.Scene, b budget.Budget) (estimate int
 func reserve(ctx context.Context, estimate int64) (func(), error) {
 	return budget.PoolFrom(ctx).Acquire(ctx, estimate)
 }
-
-// checkNotEmpty refuses a scene with no triangles left after
-// canonicalization (degenerate ones dropped, points and lines skipped): an
-// empty mesh output helps no one, and import refuses the same file.
-func checkNotEmpty(scene *mesh.Scene) error {
-	for i := range scene.Submeshes {
-		if scene.Submeshes[i].TriangleCount() > 0 {
-			return nil
-		}
-	}
-	return errors.New("no triangles left (degenerate triangles dropped, points and lines skipped): nothing to cook")
-}

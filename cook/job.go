@@ -83,9 +83,6 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		return jobResult{err: err, warnings: res.warnings, drops: res.drops}
 	}
 	c.report.DrawsBefore, c.report.Draws = draws, len(scene.Submeshes)
-	if err := checkNotEmpty(c.scene); err != nil {
-		return jobResult{err: &InputError{Path: job.Source, Err: err}, warnings: res.warnings, drops: res.drops}
-	}
 	cFlat := c
 	if flat != nil {
 		if cFlat, err = process(ctx, job, flat, opts, sw); err != nil {

@@ -2,8 +2,6 @@ package cook
 
 import (
 	"bytes"
-	"context"
-	"encoding/base64"
 	"encoding/binary"
 	"math"
 	"os"
@@ -48,29 +46,4 @@ func TestCheckWorldImagesGaps(t *testing.T) {
 	_, err = CheckWorldImages([][]byte{append(bytes.Clone(blob), 0, 0, 0, 0)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "4 bytes after the last payload")
-}
-
-// An empty mesh (no triangles left) is refused as import refuses it,
-// instead of being written.
-func TestEmptyMeshRefused(t *testing.T) {
-	dir := t.TempDir()
-	// one triangle whose three corners coincide: canonicalization drops it
-	buf := base64.StdEncoding.EncodeToString(make([]byte, 36))
-	writeFile(t, filepath.Join(dir, "empty.gltf"), []byte(`{"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
- "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
- "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,`+buf+`"}],
- "bufferViews": [{"buffer": 0, "byteLength": 36}],
- "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]}]}`))
-	out := t.TempDir()
-	jobs, err := Plan([]string{dir})
-	require.NoError(t, err)
-	opts := DefaultOptions()
-	opts.OutDir = out
-	rep, err := Run(context.Background(), jobs, opts)
-	require.NoError(t, err)
-	require.Len(t, rep.Errors, 1)
-	assert.Contains(t, rep.Errors[0], "no triangles left")
-	assert.Equal(t, 1, rep.InputErrors)
-	ents, _ := os.ReadDir(out)
-	assert.Empty(t, ents, "nothing written")
 }
