@@ -173,6 +173,9 @@ func checkMorphs(m *Morphs, vc int) error {
 		if hi < lo {
 			return invalid("morphs: offset of vertex %d decreases (%d after %d)", v+1, hi, lo)
 		}
+		if int64(hi) > int64(len(m.Entries)) {
+			return invalid("morphs: offset of vertex %d is %d, past the %d entries", v+1, hi, len(m.Entries))
+		}
 		prev := -1
 		for e := lo; e < hi; e++ {
 			t := int64(m.Entries[e].Target)
