@@ -157,4 +157,3 @@ func ktx2Extent(b []byte) (int, bool) {
 	}
 	return int(end), true
 }
-
