@@ -364,13 +364,19 @@ type cell struct {
 // order.
 func drawCells(ctx context.Context, img *image.RGBA, cells []cell, size int) error {
 	fillRect(img, img.Bounds(), Background)
+	errs := make([]error, len(cells))
 	par.Each(len(cells), func(i int) {
 		if c := cells[i]; c.d != nil && ctx.Err() == nil {
-			c.d.panel(img, c.p, c.x, c.y)
+			errs[i] = c.d.panel(img, c.p, c.x, c.y)
 		}
 	})
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("preview: %w", err)
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	for _, c := range cells {
 		// Clipped to the cell, so a long label never spills into the next.
@@ -412,6 +418,7 @@ type drawing struct {
 type levelBuffer struct {
 	once sync.Once
 	b    *render.Buffer
+	err  error
 }
 
 func newDrawing(m *Model, o Options) (*drawing, error) {
@@ -440,7 +447,7 @@ func newDrawing(m *Model, o Options) (*drawing, error) {
 }
 
 // buffer returns level l's visibility buffer, rasterizing it once.
-func (d *drawing) buffer(l int) *render.Buffer {
+func (d *drawing) buffer(l int) (*render.Buffer, error) {
 	d.mu.Lock()
 	lb := d.buffers[l]
 	if lb == nil {
@@ -451,12 +458,13 @@ func (d *drawing) buffer(l int) *render.Buffer {
 	lb.once.Do(func() {
 		b, err := render.NewBuffer(d.cam.W, d.cam.H)
 		if err != nil {
-			panic(err) // sizes are validated by Options.Validate
+			lb.err = fmt.Errorf("preview: %dx%d buffer: %w", d.cam.W, d.cam.H, err)
+			return
 		}
 		b.Draw(d.proj, d.lodLists[l], 0)
 		lb.b = b
 	})
-	return lb.b
+	return lb.b, lb.err
 }
 
 // frame returns the sphere around the bounding box of the vertices the
@@ -516,8 +524,11 @@ func frame(pos [][3]float32, tris []uint32) ([3]float64, float64) {
 }
 
 // panel resolves panel p into img at (x, y).
-func (d *drawing) panel(img *image.RGBA, p panel, x, y int) {
-	b := d.buffer(p.level)
+func (d *drawing) panel(img *image.RGBA, p panel, x, y int) error {
+	b, err := d.buffer(p.level)
+	if err != nil {
+		return err
+	}
 	tris := d.lodLists[p.level]
 	pos := d.m.Positions
 	cam := &d.cam
@@ -570,6 +581,7 @@ func (d *drawing) panel(img *image.RGBA, p panel, x, y int) {
 		}
 	}
 	b.Resolve(img, x, y, Background, shade)
+	return nil
 }
 
 func blend3(w [3]float64, a, b, c [3]float32) [3]float64 {

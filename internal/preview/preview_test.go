@@ -160,7 +160,8 @@ func TestMeshletViewShowsOneColourPerVisibleMeshlet(t *testing.T) {
 	img := draw(t, m, opts(ViewMeshlets, size))
 	d, err := newDrawing(m, opts(ViewMeshlets, size))
 	require.NoError(t, err)
-	b := d.buffer(0)
+	b, err := d.buffer(0)
+	require.NoError(t, err)
 	visible := map[uint32]bool{}
 	for y := labelRows; y < size; y++ {
 		for x := 0; x < size; x++ {
@@ -363,4 +364,15 @@ func TestMeshletColours(t *testing.T) {
 		seen[c] = true
 	}
 	assert.Greater(t, len(seen), 4090)
+}
+
+func TestBufferSizeErrorIsReturned(t *testing.T) {
+	// Why: a camera whose size the rasterizer refuses must surface as an
+	// error from the drawing, never as a panic in a worker goroutine.
+	d := &drawing{buffers: map[int]*levelBuffer{}, lodLists: [][]uint32{nil}}
+	d.cam.W, d.cam.H = 0, 0
+	b, err := d.buffer(0)
+	require.Error(t, err)
+	assert.Nil(t, b)
+	assert.Contains(t, err.Error(), "preview: 0x0 buffer")
 }
