@@ -55,7 +55,7 @@ func Plan(inputs []string) ([]Job, error) {
 		}
 		if !st.IsDir() {
 			if !IsSource(in) {
-				return nil, &InputError{Path: in, Err: fmt.Errorf("unsupported source kind %q (want %s)", filepath.Ext(in), sourceKindList)}
+				return nil, &InputError{Path: in, Err: fmt.Errorf("unsupported source kind %q (want %s)", filepath.Ext(in), SourceKindList)}
 			}
 			jobs = append(jobs, newJob(filepath.Dir(in), in, filepath.Base(in)))
 			continue

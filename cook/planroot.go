@@ -25,7 +25,7 @@ func PlanRooted(root string, files []string) ([]Job, error) {
 			return nil, &InputError{Path: f, Err: fmt.Errorf("cannot read input: %w", unwrapPathError(err))}
 		}
 		if st.IsDir() || !IsSource(f) {
-			return nil, &InputError{Path: f, Err: fmt.Errorf("not a source file (want %s)", sourceKindList)}
+			return nil, &InputError{Path: f, Err: fmt.Errorf("not a source file (want %s)", SourceKindList)}
 		}
 		abs, err := filepath.Abs(f)
 		if err != nil {

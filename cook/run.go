@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -284,6 +285,10 @@ type jobResult struct {
 func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("cook: %w", err)
+	}
+	if st, err := os.Stat(opts.OutDir); err == nil && !st.IsDir() {
+		// One error for the run, not one per source.
+		return nil, &OutputError{Path: opts.OutDir, Err: errors.New("is a file, not a folder (-o names the output folder)")}
 	}
 	if opts.Cache != nil {
 		defer opts.Cache.release() // also when cancelled; finishRun flushes first

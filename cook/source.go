@@ -32,8 +32,8 @@ func IsSource(p string) bool {
 	return ok
 }
 
-// sourceKindList is the extensions cook accepts, for messages.
-const sourceKindList = ".gltf, .glb, .fbx, .nwb or .heightfield.json"
+// SourceKindList names every source kind cook accepts, for messages.
+const SourceKindList = ".gltf, .glb, .fbx, .nwb or .heightfield.json"
 
 // importSource checks the job's source against the path policy and imports
 // it with its kind's importer.
@@ -47,7 +47,7 @@ func importSource(job Job, opts Options) (*mesh.Scene, error) {
 	}
 	load, ok := sourceKinds[strings.ToLower(filepath.Ext(path))]
 	if !ok {
-		return nil, fmt.Errorf("%s: unsupported source kind (want %s)", path, sourceKindList)
+		return nil, fmt.Errorf("%s: unsupported source kind (want %s)", path, SourceKindList)
 	}
 	sc, err := load(path, opts)
 	return sc, budgetHint(err)

@@ -2,6 +2,8 @@ package cook
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -64,6 +66,10 @@ func (o Options) commitOutputs(files []outputFile) ([]OutputReport, error) {
 		}
 	}
 	if err := b.Commit(); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, &OutputError{Path: filepath.Join(o.OutDir, filepath.FromSlash(pe.Path)), Err: pe.Err}
+		}
 		return nil, &OutputError{Path: o.OutDir, Err: err}
 	}
 	return reps, nil

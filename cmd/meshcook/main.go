@@ -1,5 +1,7 @@
-// Command meshcook is an offline mesh asset cooker: it turns glTF sources
-// into engine-ready .hmesh/.hmat outputs and validates cooked files.
+// Command meshcook is an offline mesh asset cooker: it turns glTF, FBX and
+// .nwb sources (and primitive-part catalogs) into engine-ready outputs
+// (.hmesh, .hmat, .hanim, .ktx2, MSH7, .cnb worlds, mesh packs) and
+// validates and inspects cooked files.
 // See `meshcook help` and README.md.
 package main
 

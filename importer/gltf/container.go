@@ -30,8 +30,13 @@ const (
 // splitContainer returns the JSON text of a .gltf, or the JSON chunk and
 // the first BIN chunk (nil when none) of a .glb. Every chunk is bounded by
 // the container's declared length, which is bounded by the bytes present.
-func splitContainer(data []byte) (jsonBytes, bin []byte, err error) {
+// A file named .glb (glbName) must be a GLB container: JSON text under
+// that name is refused by its magic, not handed to the JSON parser.
+func splitContainer(data []byte, glbName bool) (jsonBytes, bin []byte, err error) {
 	if len(data) < 4 || binary.LittleEndian.Uint32(data) != glbMagic {
+		if glbName {
+			return nil, nil, fmt.Errorf("not a GLB (bad magic %q, want \"glTF\")", data[:min(4, len(data))])
+		}
 		return data, nil, nil
 	}
 	if len(data) < glbHeaderSize {

@@ -128,6 +128,7 @@ func decode(data []byte, fsys fs.FS, dir, display string, opts Options) (scene *
 	maxVerts := orDefault(opts.MaxVertices, DefaultMaxVertices)
 	maxIndices := orDefault(opts.MaxIndices, DefaultMaxIndices)
 	im := &importer{
+		glbName:      strings.EqualFold(path.Ext(display), ".glb"),
 		maxSubmeshes: orDefault(opts.MaxSubmeshes, DefaultMaxSubmeshes),
 		fsys:         fsys,
 		dir:          dir,
@@ -150,11 +151,12 @@ func decode(data []byte, fsys fs.FS, dir, display string, opts Options) (scene *
 
 // importer holds one Decode call's state; nothing outlives the call.
 type importer struct {
-	fsys  fs.FS
-	dir   string   // folder of the source inside fsys
-	files []string // files read from fsys, relative to dir (Scene.Files)
-	doc   *qgltf.Document
-	bufs  [][]byte // resolved bytes per buffer, nil when it has none
+	fsys    fs.FS
+	dir     string   // folder of the source inside fsys
+	glbName bool     // the file is named .glb: it must be a GLB container
+	files   []string // files read from fsys, relative to dir (Scene.Files)
+	doc     *qgltf.Document
+	bufs    [][]byte // resolved bytes per buffer, nil when it has none
 
 	maxVerts, maxIndices   int
 	maxSubmeshes           int
@@ -185,7 +187,7 @@ type importer struct {
 // run imports the file bytes into a Scene.
 func (im *importer) run(data []byte) (*mesh.Scene, error) {
 	// container and document
-	jsonBytes, bin, err := splitContainer(data)
+	jsonBytes, bin, err := splitContainer(data, im.glbName)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/meshcook/meshcook/internal/srcpath"
 	"github.com/meshcook/meshcook/mesh"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A plain indexed triangle list comes through with its streams, name and
@@ -566,8 +568,14 @@ func TestInvalidContainer(t *testing.T) {
 		{"not json", []byte("{\"asset\":"), "json: unexpected end"},
 		{"no asset", []byte("{}"), "asset is required"},
 	} {
-		_, err := Decode(fstest.MapFS{"x.glb": {Data: tc.data}}, "x.glb", Options{})
-		if err == nil || !strings.HasPrefix(err.Error(), "gltf: x.glb: ") || !strings.Contains(err.Error(), tc.want) {
+		// A .glb must start with the GLB magic; the text cases are
+		// JSON documents, read as .gltf.
+		name := "x.glb"
+		if len(tc.data) < 4 || string(tc.data[:4]) != "glTF" {
+			name = "x.gltf"
+		}
+		_, err := Decode(fstest.MapFS{name: {Data: tc.data}}, name, Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), "gltf: "+name+": ") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
 		}
 	}
@@ -627,4 +635,18 @@ func TestLoad(t *testing.T) {
 	if _, err := Load(dir+"/none.gltf", Options{}); err == nil || !strings.HasPrefix(err.Error(), "gltf: "+dir+"/none.gltf: ") {
 		t.Errorf("missing file: %v", err)
 	}
+}
+
+// A file named .glb must be a GLB container: JSON text (or anything else)
+// under that name is refused by its magic, as one line, before any JSON
+// parsing; the same text named .gltf still parses.
+func TestGLBNameNeedsMagic(t *testing.T) {
+	text := []byte(`{"asset":{"version":"2.0"}}`)
+	for _, data := range [][]byte{text, nil, []byte("gl")} {
+		_, err := Decode(fstest.MapFS{"x.GLB": {Data: data}}, "x.GLB", Options{})
+		require.Error(t, err)
+		assert.True(t, strings.HasPrefix(err.Error(), "gltf: x.GLB: not a GLB (bad magic "), err.Error())
+	}
+	_, err := Decode(fstest.MapFS{"x.gltf": {Data: text}}, "x.gltf", Options{})
+	require.NoError(t, err)
 }

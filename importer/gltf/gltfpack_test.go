@@ -207,7 +207,7 @@ func packedExtensions(t *testing.T, path string) []string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	text, _, err := splitContainer(data)
+	text, _, err := splitContainer(data, true)
 	require.NoError(t, err)
 	doc, err := parseDocument(text)
 	require.NoError(t, err)

@@ -18,8 +18,10 @@ package atomicfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -156,14 +158,19 @@ func (b *Batch) Add(name string, data []byte) (err error) {
 
 // Commit renames every added file into place, in the order added, and
 // syncs their folders. If a rename fails, the temps not yet renamed are
-// removed and the error names the file.
+// removed and the error is an *fs.PathError naming the file (its name
+// relative to the root), never the temp.
 func (b *Batch) Commit() error {
 	var dirs []string
 	for i, p := range b.pending {
 		if err := b.root.Rename(p.tmp, p.dst); err != nil {
 			b.pending = b.pending[i:]
 			b.Abort()
-			return fmt.Errorf("%s: %w", p.dst, err)
+			var le *os.LinkError
+			if errors.As(err, &le) {
+				err = le.Err
+			}
+			return &fs.PathError{Op: "rename", Path: p.dst, Err: err}
 		}
 		if d := path.Dir(p.dst); !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)

@@ -146,6 +146,9 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io.Writer) error {
 	opts := cook.DefaultOptions()
 	opts.OutDir = o.out
+	if o.jobs < 0 {
+		return usageError("cook: -j %d: want 0 (one job per CPU) or more", o.jobs)
+	}
 	opts.Jobs = o.jobs
 	var project *cook.Project
 	for _, a := range args {
@@ -230,13 +233,17 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 		return withCode(ExitBadInput, err)
 	}
 	if len(jobs) == 0 {
-		return withCode(ExitBadInput, fmt.Errorf("cook: no .gltf or .glb sources under %v", args))
+		return withCode(ExitBadInput, fmt.Errorf("cook: no sources under %s (cook reads %s files)", strings.Join(args, ", "), cook.SourceKindList))
 	}
 	if err := o.bs.setup(&opts, o.out, jobs, o.progress, stderr); err != nil {
 		return err
 	}
 
 	rep, err := cook.Run(cmd.Context(), jobs, opts)
+	var outErr *cook.OutputError
+	if errors.As(err, &outErr) {
+		return withCode(ExitOutput, fmt.Errorf("cook: %w", err))
+	}
 	if err != nil {
 		return err
 	}

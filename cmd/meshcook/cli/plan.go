@@ -141,7 +141,7 @@ func runPlan(ctx context.Context, args []string, o planOptions, stdout, stderr i
 		}
 	}
 	if len(all) == 0 {
-		return withCode(ExitBadInput, fmt.Errorf("plan: no sources under %v", args))
+		return withCode(ExitBadInput, fmt.Errorf("plan: no sources under %s (cook reads %s files)", strings.Join(args, ", "), cook.SourceKindList))
 	}
 	bin := o.meshcook
 	if bin == "" {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -84,6 +85,8 @@ Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input, 4 output error.`,
 		SilenceUsage:  true,
 	}
 	root.AddCommand(newCookCmd(stdout, stderr), newValidateCmd(stdout), newInspectCmd(stdout), newVersionCmd(stdout), newRefreshCmd(stdout, stderr), newBakeCmd(stdout, stderr), newImportCmd(stdout, stderr), newPlanCmd(stdout, stderr))
+	root.Version = Version // --version prints what `version` prints first
+	root.SetVersionTemplate("meshcook {{.Version}} (" + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + ")\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	return root
 }
