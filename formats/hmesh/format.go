@@ -110,7 +110,8 @@ func (c FourCC) String() string {
 func (c FourCC) known() bool {
 	switch c {
 	case ChunkDESC, ChunkBNDS, ChunkVTXS, ChunkIDXS, ChunkMLET, ChunkMLVR, ChunkMLTR,
-		ChunkMLBN, ChunkMTRL, ChunkSUBM, ChunkSKIN, ChunkSKEL, ChunkLODI, ChunkLODT, ChunkMRPH:
+		ChunkMLBN, ChunkMTRL, ChunkSUBM, ChunkSKIN, ChunkSKEL, ChunkLODI, ChunkLODT, ChunkMRPH,
+		ChunkCLHD, ChunkCLSM, ChunkCLUS, ChunkCLVR, ChunkCLTR, ChunkCLBN, ChunkCLGR, ChunkCLGM, ChunkCLND:
 		return true
 	}
 	return false
@@ -233,6 +234,10 @@ type File struct {
 
 	// Morphs is the optional MRPH chunk (nil: none); see morph.go.
 	Morphs *Morphs
+
+	// ClusterLOD is the optional cluster hierarchy (CLHD..CLND; nil:
+	// none); see clusterlod.go.
+	ClusterLOD *ClusterLOD
 
 	// Unknown holds chunks the reader did not know, in table order.
 	Unknown []Chunk

@@ -15,6 +15,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(mustEncode(f, richFile(f)))
 	f.Add(mustEncode(f, morphTri(f)))
 	f.Add(mustEncode(f, build(f, sphereMesh(4, 6, 1, 8, 6))))
+	f.Add(mustEncode(f, clodFile(f)))
 	f.Add([]byte("HMSH\x02\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 1<<20 {

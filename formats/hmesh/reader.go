@@ -285,6 +285,10 @@ func Decode(b []byte) (*File, error) {
 		}
 	}
 
+	if f.ClusterLOD, err = d.decodeClusterLOD(dsc.SubmeshCount); err != nil {
+		return nil, err
+	}
+
 	for _, u := range unknown {
 		f.Unknown = append(f.Unknown, Chunk{ID: u.id, Flags: u.flags, Data: slices.Clone(d.payload(u.id, u))})
 	}

@@ -61,7 +61,7 @@ func validate(f *File, base map[FourCC]int64) error {
 	v := &validator{f: f, base: base}
 	for _, step := range []func() error{
 		v.desc, v.bounds, v.vertices, v.indices, v.meshlets, v.submeshes,
-		v.coverage, v.skin, v.joints, v.lods, v.morphs,
+		v.coverage, v.skin, v.joints, v.lods, v.morphs, v.clusterLOD,
 	} {
 		if err := step(); err != nil {
 			return err
@@ -235,16 +235,23 @@ func (v *validator) meshlets() error {
 // dot(n, axis) >= sqrt(1 - cutoff²) (and cutoff must not be negative).
 func (v *validator) meshletBounds(k int, m Meshlet) error {
 	f := v.f
-	b := f.MeshletBounds[k]
-	rel := int64(k) * MeshletBoundsSize
-	if !finite(b.Center[:]...) || !finite(b.Radius) || !finite(b.ConeAxis[:]...) || !finite(b.ConeCutoff) || b.Radius < 0 {
-		return v.errf(ChunkMLBN, rel, "meshlet %d: bounds not finite or negative radius", k)
-	}
 	verts := f.MeshletVertices[m.VertexOffset : m.VertexOffset+m.VertexCount]
+	tris := f.MeshletTriangles[m.TriangleOffset*3 : (m.TriangleOffset+m.TriangleCount)*3]
+	return v.clusterBounds(ChunkMLBN, int64(k)*MeshletBoundsSize, "meshlet", k, f.MeshletBounds[k], verts, tris)
+}
+
+// clusterBounds checks one meshlet's (or cluster's) sphere and cone
+// against its vertices (global ids) and local triangles; rel is the
+// record's offset in chunk id.
+func (v *validator) clusterBounds(id FourCC, rel int64, what string, k int, b MeshletBounds, verts []uint32, tris []uint8) error {
+	f := v.f
+	if !finite(b.Center[:]...) || !finite(b.Radius) || !finite(b.ConeAxis[:]...) || !finite(b.ConeCutoff) || b.Radius < 0 {
+		return v.errf(id, rel, "%s %d: bounds not finite or negative radius", what, k)
+	}
 	r := float64(b.Radius)
 	for _, g := range verts {
 		if dist(f.Vertices[g].Position, b.Center) > r*(1+sphereRelEps)+sphereAbsEps {
-			return v.errf(ChunkMLBN, rel, "meshlet %d: vertex %d outside its bounding sphere", k, g)
+			return v.errf(id, rel, "%s %d: vertex %d outside its bounding sphere", what, k, g)
 		}
 	}
 	cut := float64(b.ConeCutoff)
@@ -253,16 +260,15 @@ func (v *validator) meshletBounds(k int, m Meshlet) error {
 	}
 	a := [3]float64{float64(b.ConeAxis[0]), float64(b.ConeAxis[1]), float64(b.ConeAxis[2])}
 	if l := math.Sqrt(a[0]*a[0] + a[1]*a[1] + a[2]*a[2]); math.Abs(l-1) >= coneAxisEps {
-		return v.errf(ChunkMLBN, rel+16, "meshlet %d: cone axis length %g, want 1", k, l)
+		return v.errf(id, rel+16, "%s %d: cone axis length %g, want 1", what, k, l)
 	}
 	need := math.Inf(1)
 	if cut >= 0 {
 		need = math.Sqrt(1-cut*cut) - coneDotEps
 	}
 	degenerate := 1e-12 * max(1, r*r)
-	t0 := m.TriangleOffset * 3
-	for t := range m.TriangleCount {
-		tri := f.MeshletTriangles[t0+3*t : t0+3*t+3]
+	for t := range len(tris) / 3 {
+		tri := tris[3*t : 3*t+3]
 		p0 := f.Vertices[verts[tri[0]]].Position
 		p1 := f.Vertices[verts[tri[1]]].Position
 		p2 := f.Vertices[verts[tri[2]]].Position
@@ -277,7 +283,7 @@ func (v *validator) meshletBounds(k int, m Meshlet) error {
 			continue
 		}
 		if dot := (n[0]*a[0] + n[1]*a[1] + n[2]*a[2]) / ln; dot < need {
-			return v.errf(ChunkMLBN, rel+28, "meshlet %d: cone (cutoff %g) culls triangle %d from cameras it faces (normal·axis %.4f)", k, cut, t, dot)
+			return v.errf(id, rel+28, "%s %d: cone (cutoff %g) culls triangle %d from cameras it faces (normal·axis %.4f)", what, k, cut, t, dot)
 		}
 	}
 	return nil

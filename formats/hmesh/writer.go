@@ -39,7 +39,8 @@ func (f *File) hasLods() bool {
 // Encode validates f (with Desc counts filled from the slices, see SyncDesc)
 // and returns the exact bytes of the file: chunks in the order DESC, BNDS,
 // VTXS, IDXS, MLET, MLVR, MLTR, MLBN, MTRL, SUBM, then SKIN, SKEL, LODI, LODT,
-// MRPH when present; payloads 16-byte aligned with zero padding. f is not
+// MRPH, then CLHD, CLSM, CLUS, CLVR, CLTR, CLBN, CLGR, CLGM, CLND when
+// present; payloads 16-byte aligned with zero padding. f is not
 // modified. Unknown chunks are not written.
 func Encode(f *File) ([]byte, error) {
 	if f == nil {
@@ -149,6 +150,12 @@ func Encode(f *File) ([]byte, error) {
 	}
 	if g.Morphs != nil {
 		chunks = append(chunks, chunk{ChunkMRPH, g.Morphs.size(), func(b []byte) []byte { return appendMorphs(b, g.Morphs) }})
+	}
+	if c := g.ClusterLOD; c != nil {
+		sizes := c.sizes()
+		for k, id := range clusterChunks() {
+			chunks = append(chunks, chunk{id, sizes[k], func(b []byte) []byte { return c.append(b, k) }})
+		}
 	}
 
 	// Lay out: header, table, then each payload on the next 16-byte boundary.
