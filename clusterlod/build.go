@@ -192,6 +192,7 @@ func Build(ctx context.Context, in Input, opts Options) (*Hierarchy, error) {
 		return h, nil
 	}
 	b := &builder{in: in, opts: opts, h: h, pos: positionIDs(in.Positions)}
+	b.frozen = make([]bool, classCount(b.pos))
 	b.workers = runtime.GOMAXPROCS(0)
 	b.scratch = make([][]int32, b.workers)
 
@@ -234,6 +235,10 @@ type builder struct {
 	pos     []uint32 // position class of each vertex
 	workers int
 	scratch [][]int32 // per worker: input vertex -> local vertex, -1 when unset
+	// frozen marks the position classes of every stuck group's clusters:
+	// those clusters stay drawn beside whatever their neighbours become,
+	// so later levels must keep the positions they share in place.
+	frozen []bool
 }
 
 // runLevel groups the pending clusters, simplifies every group and
@@ -256,6 +261,11 @@ func (b *builder) runLevel(level []pending, depth int) []pending {
 		r := &results[i]
 		if r.stuck {
 			b.addGroup(level, g, depth, math.Inf(1), true)
+			for _, k := range g {
+				for _, v := range level[k].indices {
+					b.frozen[b.pos[v]] = true
+				}
+			}
 			continue
 		}
 		gid := b.addGroup(level, g, depth, r.err, false)

@@ -2,6 +2,7 @@ package clusterlod
 
 import (
 	"math"
+	"slices"
 
 	"github.com/meshcook/meshcook/meshlet"
 	"github.com/meshcook/meshcook/simplify"
@@ -43,19 +44,27 @@ func positionIDs(positions [][3]float32) []uint32 {
 	return ids
 }
 
-// lockShared marks every position class that clusters of two different
-// groups use: simplifying either group must leave it in place, so the
-// groups' borders stay watertight against each other at every level.
-func (b *builder) lockShared(level []pending, groups [][]int) []bool {
+// classCount is the number of position classes (positionIDs numbers
+// them densely).
+func classCount(ids []uint32) int {
 	n := 0
-	for _, id := range b.pos {
+	for _, id := range ids {
 		n = max(n, int(id)+1)
 	}
+	return n
+}
+
+// lockShared marks every position class that clusters of two different
+// groups use, and every frozen one (a stuck group's): simplifying a group
+// must leave them in place, so the groups' borders stay watertight
+// against each other, and against stuck clusters, at every level.
+func (b *builder) lockShared(level []pending, groups [][]int) []bool {
+	n := len(b.frozen)
 	owner := make([]int32, n)
 	for i := range owner {
 		owner[i] = -1
 	}
-	locked := make([]bool, n)
+	locked := slices.Clone(b.frozen)
 	for gi, g := range groups {
 		for _, i := range g {
 			for _, v := range level[i].indices {
