@@ -3,6 +3,7 @@ package hmesh
 import (
 	"encoding/binary"
 	"math"
+	"strconv"
 )
 
 // The cluster-LOD chunks (optional, meshcook's addition, written by `cook
@@ -249,4 +250,42 @@ func (d *decoder) decodeClusterLOD(submeshCount uint32) (*ClusterLOD, error) {
 func errorValid(e float32, inf bool) bool {
 	f := float64(e)
 	return (f >= 0 && !math.IsInf(f, 0)) || (inf && math.IsInf(f, 1))
+}
+
+// dumpClusterLOD prints every field of the cluster-LOD chunks (Dump).
+func dumpClusterLOD(p func(string, ...any), c *ClusterLOD) {
+	p("clusterLod clusters=%d groups=%d nodes=%d\n", len(c.Clusters), len(c.Groups), len(c.Nodes))
+	for s, x := range c.Submeshes {
+		p("  s%d groups=%d+%d nodes=%d+%d levels=%d\n", s, x.FirstGroup, x.GroupCount, x.FirstNode, x.NodeCount, x.LevelCount)
+	}
+	for k, x := range c.Clusters {
+		refined := "none"
+		if x.Refined != NoRefined {
+			refined = strconv.FormatUint(uint64(x.Refined), 10)
+		}
+		b := c.Bounds[k]
+		p("  c%d vertices=%d+%d triangles=%d+%d group=%d refined=%s center=%s radius=%s axis=%s cutoff=%s\n", k,
+			x.VertexOffset, x.VertexCount, x.TriangleOffset, x.TriangleCount, x.Group, refined,
+			fv(b.Center[:]...), fv(b.Radius), fv(b.ConeAxis[:]...), fv(b.ConeCutoff))
+	}
+	p("clusterVertices %d\n", len(c.Vertices))
+	for i := 0; i < len(c.Vertices); i += 16 {
+		p("  @%d %s\n", i, joinUints(c.Vertices[i:min(i+16, len(c.Vertices))]))
+	}
+	p("clusterTriangles %d\n", len(c.Triangles)/3)
+	for t := 0; t+2 < len(c.Triangles); t += 3 {
+		p("  t%d %d %d %d\n", t/3, c.Triangles[t], c.Triangles[t+1], c.Triangles[t+2])
+	}
+	for g, x := range c.Groups {
+		p("  g%d center=%s radius=%s error=%s members=%d+%d depth=%d flags=%#x\n", g,
+			fv(x.Center[:]...), fv(x.Radius), fv(x.Error), x.FirstMember, x.MemberCount, x.Depth, x.Flags)
+	}
+	p("groupMembers %d\n", len(c.Members))
+	for i := 0; i < len(c.Members); i += 16 {
+		p("  @%d %s\n", i, joinUints(c.Members[i:min(i+16, len(c.Members))]))
+	}
+	for k, n := range c.Nodes {
+		p("  n%d center=%s radius=%s maxError=%s group=%d children=%d+%d\n", k,
+			fv(n.Center[:]...), fv(n.Radius), fv(n.MaxError), n.Group, n.ChildOffset, n.ChildCount)
+	}
 }

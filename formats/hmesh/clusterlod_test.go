@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"testing"
 
@@ -258,4 +259,73 @@ func TestClusterLODDecodeRejects(t *testing.T) {
 			require.ErrorAs(t, err, &fe)
 		})
 	}
+}
+
+// triCLOD is triFile with a two-level hierarchy: the meshlet in group 0
+// (error 0.25), one coarse cluster (the same triangle through CLVR/CLTR)
+// simplified from it in terminal group 1, and a root over two leaves.
+func triCLOD() *File {
+	f := triFile()
+	mb := f.MeshletBounds[0]
+	c := [3]float32{0.5, 0.5, 0}
+	inf := float32(math.Inf(1))
+	f.ClusterLOD = &ClusterLOD{
+		Submeshes: []ClusterSubmesh{{FirstGroup: 0, GroupCount: 2, FirstNode: 0, NodeCount: 3, LevelCount: 2}},
+		Clusters:  []Cluster{{0, 3, 0, 1, 0, NoRefined}, {3, 3, 1, 1, 1, 0}},
+		Vertices:  []uint32{0, 1, 2},
+		Triangles: []uint8{0, 1, 2},
+		Bounds:    []MeshletBounds{mb, mb},
+		Groups:    []ClusterGroup{{c, mb.Radius, 0.25, 0, 1, 0, 0}, {c, 0.75, inf, 1, 1, 1, 0}},
+		Members:   []uint32{0, 1},
+		Nodes: []ClusterNode{
+			{c, 0.75, inf, -1, 1, 2},
+			{c, mb.Radius, 0.25, 0, 0, 0},
+			{c, 0.75, inf, 1, 0, 0},
+		},
+	}
+	return f
+}
+
+// Why: every byte of the nine chunks is pinned by hand against
+// spec/formats.md "cluster-LOD chunks"; they follow MRPH's place, after
+// the ten base chunks, in writer order.
+func TestClusterLODChunkBytes(t *testing.T) {
+	b := mustEncode(t, triCLOD())
+	le := binary.LittleEndian
+	chunk := func(id string) string {
+		at := payloadAt(t, b, id)
+		return hex.EncodeToString(b[at : at+int(le.Uint64(b[entryAt(t, b, id)+16:]))])
+	}
+	half, rad, r75, quarter, inf := "0000003f", "f304353f", "0000403f", "0000803e", "0000807f"
+	center := half + half + "00000000"
+	bounds := center + rad + "00000000" + "00000000" + "0000803f" + "00000000"
+	want := map[string]string{
+		"CLHD": "01000000" + "02000000" + "02000000" + "03000000",
+		"CLSM": "00000000" + "02000000" + "00000000" + "03000000" + "02000000" + "00000000",
+		"CLUS": "00000000" + "03000000" + "00000000" + "01000000" + "00000000" + "ffffffff" +
+			"03000000" + "03000000" + "01000000" + "01000000" + "01000000" + "00000000",
+		"CLVR": "00000000" + "01000000" + "02000000",
+		"CLTR": "000102",
+		"CLBN": bounds + bounds,
+		"CLGR": center + rad + quarter + "00000000" + "01000000" + "0000" + "0000" +
+			center + r75 + inf + "01000000" + "01000000" + "0100" + "0000",
+		"CLGM": "00000000" + "01000000",
+		"CLND": center + r75 + inf + "ffffffff" + "01000000" + "02000000" +
+			center + rad + quarter + "00000000" + "00000000" + "00000000" +
+			center + r75 + inf + "01000000" + "00000000" + "00000000",
+	}
+	for id, w := range want {
+		require.Equal(t, w, chunk(id), id)
+	}
+	for k, id := range []string{"CLHD", "CLSM", "CLUS", "CLVR", "CLTR", "CLBN", "CLGR", "CLGM", "CLND"} {
+		e := HeaderSize + ChunkEntrySize*(10+k)
+		require.Equal(t, id, string(b[e:e+4]))
+	}
+	var sb stringsBuilder
+	g, err := Decode(b)
+	require.NoError(t, err)
+	require.NoError(t, Dump(&sb, g))
+	require.Contains(t, sb.String(), "clusterLod clusters=2 groups=2 nodes=3\n  s0 groups=0+2 nodes=0+3 levels=2\n  c0 vertices=0+3 triangles=0+1 group=0 refined=none")
+	require.Contains(t, sb.String(), "  g1 center=[0.5 0.5 0] radius=0.75 error=+Inf members=1+1 depth=1 flags=0x0\n")
+	meshcheck(t, "triclod.hmesh", b)
 }

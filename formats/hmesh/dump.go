@@ -104,6 +104,9 @@ func Dump(w io.Writer, f *File) error {
 			}
 		}
 	}
+	if c := f.ClusterLOD; c != nil {
+		dumpClusterLOD(p, c)
+	}
 	for _, c := range f.Unknown {
 		p("unknown %s flags=%#x size=%d\n", c.ID, c.Flags, len(c.Data))
 	}
