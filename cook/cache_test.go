@@ -456,6 +456,7 @@ func TestOptionsKeyCoversFields(t *testing.T) {
 		"distance": func(o *Options) { o.LOD.Distances = []float32{10, 20} },
 		"targets":  func(o *Options) { o.Targets = []string{TargetMSH7} },
 		"ceiling":  func(o *Options) { o.BlobCeiling = 1 },
+		"clod":     func(o *Options) { o.ClusterLOD = true },
 		"scenes":   func(o *Options) { o.Scenes = []SceneSpec{{Name: "s"}} },
 	} {
 		o := DefaultOptions()

@@ -107,6 +107,7 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		}
 	}
 	packLODs(f, c, bases, len(opts.LOD.Ratios))
+	packClusterLOD(f, c, bases)
 	if f.Morphs, err = packMorphs(scene, bases, len(f.Vertices)); err != nil {
 		return nil, err
 	}

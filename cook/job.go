@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/meshcook/meshcook/clusterlod"
 	"github.com/meshcook/meshcook/internal/par"
 	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/meshlet"
@@ -23,7 +24,8 @@ type cooked struct {
 	positions [][][3]float32
 	meshlets  []meshlet.Result
 	mbounds   [][]meshlet.Bounds
-	lods      [][]simplify.Level // per submesh, one per LOD ratio (nil when LODs are off)
+	lods      [][]simplify.Level      // per submesh, one per LOD ratio (nil when LODs are off)
+	clod      []*clusterlod.Hierarchy // per submesh (nil unless Options.ClusterLOD)
 	report    MeshReport
 }
 
@@ -85,7 +87,9 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	c.report.DrawsBefore, c.report.Draws = draws, len(scene.Submeshes)
 	cFlat := c
 	if flat != nil {
-		if cFlat, err = process(ctx, job, flat, opts, sw); err != nil {
+		fo := opts
+		fo.ClusterLOD = false // the .cnb world carries no hierarchy
+		if cFlat, err = process(ctx, job, flat, fo, sw); err != nil {
 			return jobResult{err: err, warnings: res.warnings, drops: res.drops}
 		}
 	}
@@ -174,6 +178,7 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 	c.meshlets = make([]meshlet.Result, n)
 	c.mbounds = make([][]meshlet.Bounds, n)
 	c.lods = make([][]simplify.Level, n)
+	c.clod = make([]*clusterlod.Hierarchy, n)
 	canon := make([]mesh.CanonicalReport, n)
 	errs := make([]error, n)
 	tris := 0
@@ -189,7 +194,7 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 				return err
 			}
 			var err error
-			canon[i], err = processSubmesh(job, &scene.Submeshes[i], i, c, opts, sw)
+			canon[i], err = processSubmesh(ctx, job, &scene.Submeshes[i], i, c, opts, sw)
 			return err
 		})
 	})
@@ -227,7 +232,7 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 // processSubmesh cooks submesh i into c's slots i: canonical streams,
 // vertex-cache order, then the LOD chain on one goroutine while this one
 // builds meshlets and their bounds.
-func processSubmesh(job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw *stopwatch) (mesh.CanonicalReport, error) {
+func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw *stopwatch) (mesh.CanonicalReport, error) {
 	fail := func(what string, err error) error {
 		return &InputError{Path: job.Source, Err: fmt.Errorf("submesh %d (%s): %s%w", i, s.Name, what, err)}
 	}
@@ -271,6 +276,23 @@ func processSubmesh(job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw
 		t.Stop()
 	}
 	wg.Wait()
+	if err == nil && lodErr == nil && opts.ClusterLOD && slices.Contains(opts.targets(), TargetHMesh) {
+		// The hierarchy is .hmesh's only (its CL** chunks); timed as LOD work.
+		t = sw.Start(StageLODs, 0)
+		cerr := guard(job, func() error {
+			var err error
+			c.clod[i], err = buildClusterLOD(ctx, s, pos, cr.GeneratedNormals, c.meshlets[i], c.mbounds[i], opts)
+			return err
+		})
+		t.Stop()
+		var ie *InternalError
+		switch {
+		case errors.As(cerr, &ie):
+			return cr, cerr
+		case cerr != nil:
+			return cr, fail("cluster lod: ", cerr)
+		}
+	}
 	switch {
 	case lodErr != nil:
 		var ie *InternalError

@@ -57,6 +57,7 @@ type ProjectOptions struct {
 	LODBySource []LODOverride    `json:"lodBySource,omitempty"`
 	BlobCeiling *uint64          `json:"blobCeiling,omitempty"`
 	StrictPaths *bool            `json:"strictPaths,omitempty"` // Options.StrictPaths
+	ClusterLOD  *bool            `json:"clusterLod,omitempty"`  // Options.ClusterLOD
 	Textures    *ProjectTextures `json:"textures,omitempty"`
 }
 
@@ -176,6 +177,9 @@ func (pr *Project) Apply(opts *Options) error {
 	}
 	if o.BlobCeiling != nil {
 		opts.BlobCeiling = *o.BlobCeiling
+	}
+	if o.ClusterLOD != nil {
+		opts.ClusterLOD = *o.ClusterLOD
 	}
 	if o.StrictPaths != nil {
 		opts.StrictPaths = *o.StrictPaths

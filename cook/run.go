@@ -75,6 +75,10 @@ type Options struct {
 	// memory the jobs cooking at once share (internal/budget); zero fields
 	// are the defaults.
 	Budget budget.Budget
+	// ClusterLOD writes a cluster hierarchy per submesh (.hmesh CLHD..CLND,
+	// package clusterlod), built over the meshlets with the LOD options'
+	// attribute weights, permissive and lock-border settings.
+	ClusterLOD bool
 }
 
 // LODOptions are the distance-LOD settings.

@@ -32,6 +32,7 @@ type cookOptions struct {
 	strict   bool
 	pngDir   string
 	keep     bool // --keep-nodes
+	clod     bool // --cluster-lod
 	noDrops  bool // --strict
 	budget   budgetFlags
 	textures textureFlags
@@ -135,6 +136,7 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 	f.StringVar(&o.ceiling, "blob-ceiling", o.ceiling, "cnb: largest payload section per blob before a new blob starts (bytes, or with KiB/MiB/GiB)")
 	f.BoolVar(&o.strict, "strict-paths", false, "refuse a source, or a file it refers to, that a symbolic link leads out of its folder (for untrusted uploads; links are followed by default)")
 	f.StringVar(&o.pngDir, "png-dir", "", "also draw each cooked .hmesh/.msh7 into DIR/<name>.png (inspect --png's default picture)")
+	f.BoolVar(&o.clod, "cluster-lod", false, "also write a cluster hierarchy per submesh (.hmesh CLHD..CLND: a Nanite-style DAG over the meshlets for per-view continuous LOD; docs/formats/hmesh.md)")
 	f.BoolVar(&o.keep, "keep-nodes", false, "keep one submesh (draw) per source primitive instead of merging submeshes with the same material and vertex streams")
 	f.BoolVar(&o.noDrops, "strict", false, "refuse (exit 3, nothing written) a source with data the outputs would not carry (the report's \"dropped\" list)")
 	addBudgetFlags(f, &o.budget)
@@ -209,6 +211,9 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	}
 	if set("strict-paths") {
 		opts.StrictPaths = o.strict
+	}
+	if set("cluster-lod") {
+		opts.ClusterLOD = o.clod
 	}
 	opts.KeepNodes = o.keep
 	opts.Strict = o.noDrops
