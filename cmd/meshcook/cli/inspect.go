@@ -38,6 +38,8 @@ type hmeshSummary struct {
 	MorphTargets    int              `json:"morphTargets"` // MRPH targets over all submeshes
 	MorphEntries    int              `json:"morphEntries"` // MRPH sparse deltas
 	Lods            []lodSummary     `json:"lods"`
+	// ClusterLOD is the cluster hierarchy (inspect_clod.go), absent without one.
+	ClusterLOD *clusterLODSummary `json:"clusterLod,omitempty"`
 }
 
 // lodSummary is one reduced level over all submeshes, as inspect measures
@@ -66,6 +68,7 @@ type hmatSummary struct {
 
 func newInspectCmd(stdout io.Writer) *cobra.Command {
 	var asJSON, dump bool
+	var cutErrors []float64
 	pf := pngFlags{yaw: preview.DefaultYaw, pitch: preview.DefaultPitch, size: preview.DefaultSize}
 	cmd := &cobra.Command{
 		Use:   "inspect FILE",
@@ -76,6 +79,10 @@ bounds, submeshes and materials. --json prints the same as one object;
 For each reduced LOD level it shows the triangles drawn and the error
 measured from the file: the sampled symmetric Hausdorff distance between
 LOD0 and the level, relative to the mesh's bounding-box diagonal.
+A cluster hierarchy (cook --cluster-lod) shows its levels, clusters and
+triangles per level, the DAG's size, and the triangles of the cut at each
+--error from a fixed camera at twice the bounding box's max corner (fovy
+60°).
 A skinned .hmesh shows its skeleton (joint count, root joints); a .hmat
 every texture ref; a .hanim each clip's name, duration and channels; a
 .ktx2 its format (sRGB or UNORM), size and mip levels. A source (.gltf,
@@ -126,11 +133,15 @@ beside it. The same file and flags always give the same PNG bytes.`,
 			if err := pngOnlyFlags(cmd); err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("error") {
+				return runInspectCuts(stdout, args[0], cutErrors, asJSON, dump)
+			}
 			return runInspect(stdout, args[0], asJSON, dump)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	cmd.Flags().BoolVar(&dump, "dump", false, "print every field as stable text")
+	cmd.Flags().Float64SliceVar(&cutErrors, "error", nil, "a .hmesh cluster hierarchy: cut it at these projected errors (fractions of the screen height; default 0.0005,0.001,0.002,0.004,0.008)")
 	addPNGFlags(cmd, &pf)
 	return cmd
 }
@@ -170,7 +181,8 @@ func runInspect(stdout io.Writer, path string, asJSON, dump bool) error {
 	return nil
 }
 
-func summarizeHMesh(path string, f *hmesh.File) hmeshSummary {
+// summarizeHMesh summarizes f; a cluster hierarchy is cut at cutErrors.
+func summarizeHMesh(path string, f *hmesh.File, cutErrors []float64) hmeshSummary {
 	s := hmeshSummary{
 		File:          path,
 		Kind:          "hmesh",
@@ -186,6 +198,7 @@ func summarizeHMesh(path string, f *hmesh.File) hmeshSummary {
 		Joints:        len(f.Joints),
 		Roots:         []int{},
 		Lods:          summarizeLODs(f),
+		ClusterLOD:    summarizeClusterLOD(f, cutErrors),
 	}
 	if f.Morphs != nil {
 		s.MorphTargets, s.MorphEntries = len(f.Morphs.Targets), len(f.Morphs.Entries)
@@ -288,6 +301,7 @@ func printHMesh(w io.Writer, s hmeshSummary) {
 	if s.MorphTargets > 0 {
 		fmt.Fprintf(w, "  morphs: %d targets, %d sparse deltas\n", s.MorphTargets, s.MorphEntries)
 	}
+	printClusterLOD(w, s.ClusterLOD, s.Triangles)
 	for _, l := range s.Lods {
 		fmt.Fprintf(w, "  LOD%d: %d triangles (%.1f%%), error %.5f of the diagonal, %d submeshes stalled\n",
 			l.Level, l.Triangles, 100*float64(l.Triangles)/math.Max(1, float64(s.Triangles)), l.Error, l.Stalled)

@@ -25,9 +25,9 @@ func hmeshKind() fileKind {
 			case inspectDump:
 				return hmesh.Dump(w, f)
 			case inspectJSON:
-				return writeJSON(w, summarizeHMesh(path, f))
+				return writeJSON(w, summarizeHMesh(path, f, defaultCutErrors))
 			}
-			printHMesh(w, summarizeHMesh(path, f))
+			printHMesh(w, summarizeHMesh(path, f, defaultCutErrors))
 			return nil
 		},
 	}
