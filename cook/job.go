@@ -231,7 +231,8 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 
 // processSubmesh cooks submesh i into c's slots i: canonical streams,
 // vertex-cache order, then the LOD chain on one goroutine while this one
-// builds meshlets and their bounds.
+// builds meshlets and their bounds. A done ctx stops the LOD chain, the
+// longest stage, within milliseconds (simplify.ChainContext).
 func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw *stopwatch) (mesh.CanonicalReport, error) {
 	fail := func(what string, err error) error {
 		return &InputError{Path: job.Source, Err: fmt.Errorf("submesh %d (%s): %s%w", i, s.Name, what, err)}
@@ -261,7 +262,7 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 		lodErr = guard(job, func() error {
 			t := sw.Start(StageLODs, units)
 			defer t.Stop()
-			levels, err := buildLODs(s, pos, cr.GeneratedNormals, opts.LOD.ForSource(job.Rel))
+			levels, err := buildLODs(ctx, s, pos, cr.GeneratedNormals, opts.LOD.ForSource(job.Rel))
 			c.lods[i] = levels
 			return err
 		})
@@ -294,6 +295,8 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 		}
 	}
 	switch {
+	case lodErr != nil && ctx.Err() != nil:
+		return cr, ctx.Err() // cancelled, not a fault of the source
 	case lodErr != nil:
 		var ie *InternalError
 		if errors.As(lodErr, &ie) {
@@ -322,8 +325,8 @@ func guard(job Job, fn func() error) (err error) {
 // nest) and puts each level in vertex-cache order over the shared vertices.
 // The source's own normals, UVs and colours are weighted as attributes;
 // normals the cook generated from the positions are not (simplify/doc.go
-// says why).
-func buildLODs(s *mesh.Submesh, pos [][3]float32, generatedNormals bool, o LODOptions) ([]simplify.Level, error) {
+// says why). A done ctx stops it with ctx's error.
+func buildLODs(ctx context.Context, s *mesh.Submesh, pos [][3]float32, generatedNormals bool, o LODOptions) ([]simplify.Level, error) {
 	if len(o.Ratios) == 0 {
 		return nil, nil
 	}
@@ -346,7 +349,7 @@ func buildLODs(s *mesh.Submesh, pos [][3]float32, generatedNormals bool, o LODOp
 			attrs.Colors[i] = c
 		}
 	}
-	levels, err := simplify.Chain(s.Indices, pos, attrs, o.Ratios, simplify.Options{
+	levels, err := simplify.ChainContext(ctx, s.Indices, pos, attrs, o.Ratios, simplify.Options{
 		TargetError:      o.Error,
 		AttributeWeights: simplify.Weights{Normal: o.NormalWeight, UV: o.UVWeight, Color: o.ColorWeight},
 		LockBorder:       o.LockBorder,

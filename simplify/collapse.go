@@ -12,14 +12,20 @@ import (
 // indices or no allowed collapse is left under the error limit. Each pass
 // lists the candidate edges, ranks them by quadric error, and commits the
 // cheapest ones that touch no vertex already moved in this pass (so ranks
-// stay valid without a priority queue), as meshoptimizer does.
-func (s *state) collapseTo(target int) {
+// stay valid without a priority queue), as meshoptimizer does. It returns
+// the context's error if that stopped it (checked at every pass and
+// within walks, see work.go).
+func (s *state) collapseTo(target int) error {
 	s.nextFloor = 0
 	for len(s.result) > target {
+		if s.stop() {
+			return s.err
+		}
+		s.work += int64(len(s.result) / 3) // listing, sorting, remapping
 		s.adjOff, s.adj = buildAdjacency(s.result, s.n, s.remap, s.adjOff, s.adj)
 		s.pickCollapses()
 		if len(s.coll) == 0 {
-			return
+			return nil
 		}
 		s.sortCollapses()
 		// Deferrals (see tolerance.go): a pass that deferred every
@@ -29,21 +35,25 @@ func (s *state) collapseTo(target int) {
 		// trickle.
 		goal := (len(s.result) - target) / 3
 		nd := s.performCollapses(goal, s.nextFloor)
-		for nd == 0 && len(s.deferred) > 0 {
+		for nd == 0 && len(s.deferred) > 0 && s.err == nil {
 			nd = s.performCollapses(goal, s.deferredFloor())
+		}
+		if s.err != nil {
+			return s.err
 		}
 		s.nextFloor = 0
 		if s.removed < goal/4 && len(s.deferred) > 0 {
 			s.nextFloor = s.deferredFloor()
 		}
 		if nd == 0 {
-			return
+			return nil
 		}
 		s.updateQuadrics()
 		remapLoop(s.loop, s.cremap, s.remap, s.qver)
 		remapLoop(s.loopbk, s.cremap, s.remap, s.qver)
 		s.remapResult()
 	}
+	return nil
 }
 
 // deferredFloor is the pass goal that admits the cheapest quarter of the

@@ -120,6 +120,19 @@
 // reached again: 2% reuse on FlightHelmet). This is O(n log n)-like in
 // practice and handles a million triangles in seconds.
 //
+// Hubs and cancellation. Evaluating a collapse walks the fans of both of
+// its classes, so around a vertex of huge valence (a fan of 200,000
+// triangles around one vertex is a valid file) a pass would walk that fan
+// once per spoke. Each class therefore has a budget per pass (kFanBudget
+// fan triangles walked for it, see work.go); a candidate touching a class
+// that spent it waits for the next pass, as if that class had moved. The
+// budget never binds below a valence of about 90, so ordinary meshes
+// simplify exactly as without it; a 200k fan simplifies in about the time
+// of a grid of the same size (its rim collapses along the border while the
+// hub waits). SimplifyContext and ChainContext check their context at every
+// pass and every kPollWork units of work within one (tens of
+// milliseconds at most), and return an error wrapping ctx.Err().
+//
 // Chains. Chain takes snapshots of one collapse sequence at each target, so
 // levels nest, cost one simplification in all, and report errors against
 // LOD0. A level that removes less than 10% of the previous non-empty level

@@ -2,6 +2,7 @@ package simplify
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -17,7 +18,7 @@ func TestBlockedStepsMatchOneSweep(t *testing.T) {
 		t.Fatalf("test mesh has %d triangles, want more than one block", n)
 	}
 	opts := Options{TargetError: 1, AttributeWeights: Weights{Normal: 0.5}}
-	_, s, err := prepare(m.idx, m.pos, m.attrs, opts)
+	_, s, err := prepare(context.Background(), m.idx, m.pos, m.attrs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestBlockedStepsMatchOneSweep(t *testing.T) {
 func TestRegionsWalkLargeMeshes(t *testing.T) {
 	for _, m := range []testMesh{sphere(160, 256), cylinder(96, 384)} {
 		opts := Options{TargetError: 1, AttributeWeights: Weights{Normal: 0.5, UV: 0.5}}
-		_, s, err := prepare(m.idx, m.pos, m.attrs, opts)
+		_, s, err := prepare(context.Background(), m.idx, m.pos, m.attrs, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

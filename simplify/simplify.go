@@ -1,6 +1,7 @@
 package simplify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -56,6 +57,8 @@ type Options struct {
 
 	// regionTris overrides kRegionTris (tests: regions on small meshes).
 	regionTris int
+	// probe, when set, observes the simplification (tests, see work.go).
+	probe *probe
 }
 
 // Weights scale attribute differences against distances in the normalized
@@ -120,19 +123,34 @@ func DefaultRatios() []float32 { return []float32{0.5, 0.25} }
 //   - surviving triangles keep their input order and winding;
 //   - the output is deterministic: same input and options, same bytes.
 func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts Options) (Result, error) {
+	return SimplifyContext(context.Background(), indices, positions, attrs, opts)
+}
+
+// SimplifyContext is Simplify that stops when ctx is done, returning an
+// error that wraps ctx.Err(). It checks ctx before it starts, at every
+// collapse pass and every few milliseconds of work within one (see
+// kPollWork), so a cancelled simplification returns within a bounded
+// amount of work whatever the mesh.
+func SimplifyContext(ctx context.Context, indices []uint32, positions [][3]float32, attrs Attributes, opts Options) (Result, error) {
 	if err := validate(indices, positions, attrs, &opts); err != nil {
 		return Result{}, err
 	}
 	if opts.TargetIndexCount < 0 || opts.TargetIndexCount%3 != 0 {
 		return Result{}, fmt.Errorf("%w: target index count %d is not a non-negative multiple of 3", ErrInvalidInput, opts.TargetIndexCount)
 	}
-	c, s, err := prepare(indices, positions, attrs, opts)
+	c, s, err := prepare(ctx, indices, positions, attrs, opts)
 	if err != nil {
 		return Result{}, err
 	}
+	defer s.observed(opts.probe)
 	target := opts.TargetIndexCount
-	s.collapseTo(target)
-	out, errNorm, sloppy := s.finish(target, opts.Sloppy)
+	if err := s.collapseTo(target); err != nil {
+		return Result{}, err
+	}
+	out, errNorm, sloppy, err := s.finish(target, opts.Sloppy)
+	if err != nil {
+		return Result{}, err
+	}
 	return Result{
 		Indices: c.restore(out),
 		Error:   s.reportError(errNorm),
@@ -153,6 +171,12 @@ func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts O
 // decrease along the chain). A level that cannot remove kMinLevelReduction of
 // the previous non-empty level's triangles comes back with empty Indices.
 func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []float32, opts Options) ([]Level, error) {
+	return ChainContext(context.Background(), indices, positions, attrs, ratios, opts)
+}
+
+// ChainContext is Chain that stops when ctx is done, as SimplifyContext
+// does.
+func ChainContext(ctx context.Context, indices []uint32, positions [][3]float32, attrs Attributes, ratios []float32, opts Options) ([]Level, error) {
 	if err := validate(indices, positions, attrs, &opts); err != nil {
 		return nil, err
 	}
@@ -167,18 +191,24 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 			return nil, fmt.Errorf("%w: ratio %d (%v) does not decrease", ErrInvalidInput, i, r)
 		}
 	}
-	c, s, err := prepare(indices, positions, attrs, opts)
+	c, s, err := prepare(ctx, indices, positions, attrs, opts)
 	if err != nil {
 		return nil, err
 	}
+	defer s.observed(opts.probe)
 	inputTris := len(indices) / 3
 	prev := len(indices)
 	levels := make([]Level, len(ratios))
 	for i, r := range ratios {
 		levels[i].Ratio = r
 		target := int(float64(inputTris)*float64(r)) * 3
-		s.collapseTo(target)
-		out, errNorm, sloppy := s.finish(target, opts.Sloppy)
+		if err := s.collapseTo(target); err != nil {
+			return nil, err
+		}
+		out, errNorm, sloppy, err := s.finish(target, opts.Sloppy)
+		if err != nil {
+			return nil, err
+		}
 		if float64(len(out)) > float64(prev)*(1-kMinLevelReduction) {
 			continue // stalled: empty level
 		}
@@ -194,28 +224,44 @@ func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []
 // finish returns the collapsed result and its normalized error, or, when
 // collapse stopped above target and sloppy is allowed, the clustering
 // fallback's result and total error; the flag reports that the fallback
-// removed triangles.
-func (s *state) finish(target int, sloppy bool) ([]uint32, float64, bool) {
+// removed triangles. The error is the context's, if it stopped the
+// fallback.
+func (s *state) finish(target int, sloppy bool) ([]uint32, float64, bool, error) {
 	out, errNorm := s.result, math.Sqrt(s.maxErr)
 	if len(out) <= target || !sloppy {
-		return out, errNorm, false
+		return out, errNorm, false, nil
 	}
 	fb, fbErr := s.sloppyFallback(target)
-	if len(fb) >= len(out) {
-		return out, errNorm, false
+	if s.err != nil {
+		return nil, 0, false, s.err
 	}
-	return fb, fbErr, true
+	if len(fb) >= len(out) {
+		return out, errNorm, false, nil
+	}
+	return fb, fbErr, true, nil
 }
 
 // prepare compacts a validated input, checks its values, and builds the
-// simplification state over the compacted vertices.
-func prepare(indices []uint32, positions [][3]float32, attrs Attributes, opts Options) (*compacted, *state, error) {
+// simplification state over the compacted vertices; ctx is checked before
+// and after (each step is linear in the input).
+func prepare(ctx context.Context, indices []uint32, positions [][3]float32, attrs Attributes, opts Options) (*compacted, *state, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("simplify: %w", err)
+	}
 	c := compact(indices, positions, attrs, opts.Locked)
 	if err := c.checkFinite(indices, opts.AttributeWeights); err != nil {
 		return nil, nil, err
 	}
 	opts.Locked = c.locked
-	return c, newState(c.indices, c.positions, c.attrs, &opts), nil
+	s := newState(c.indices, c.positions, c.attrs, &opts)
+	s.ctx = ctx
+	if opts.probe != nil {
+		s.onPoll = opts.probe.onPoll
+	}
+	if s.stop() {
+		return nil, nil, s.err
+	}
+	return c, s, nil
 }
 
 // Scale returns the extent that relative errors are measured against: the

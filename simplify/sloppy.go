@@ -29,6 +29,10 @@ func (s *state) sloppyFallback(target int) ([]uint32, float64) {
 	bestErr := 0.0
 	for lo <= hi {
 		g := (lo + hi) / 2
+		if s.stop() {
+			return src, base
+		}
+		s.work += int64(len(src) / 3)
 		out, e := c.run(g)
 		if len(out) <= target {
 			best, bestErr = out, e
@@ -46,6 +50,10 @@ func (s *state) sloppyFallback(target int) ([]uint32, float64) {
 	best = nil
 	for lo <= hi {
 		g := (lo + hi) / 2
+		if s.stop() {
+			return src, base
+		}
+		s.work += int64(len(src) / 3)
 		out, e := c.run(g)
 		if e <= budget {
 			best, bestErr = out, e

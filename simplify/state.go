@@ -1,6 +1,7 @@
 package simplify
 
 import (
+	"context"
 	"math"
 
 	"github.com/meshcook/meshcook/internal/par"
@@ -164,13 +165,20 @@ type state struct {
 	deferred  []float64   // costs of the collapses this pass deferred
 	nextFloor float64     // goal floor for the next pass
 	removed   int         // triangles the last pass removed
+
+	// work bounds and cancellation (see work.go)
+	ctx    context.Context  // Background unless SimplifyContext/ChainContext
+	onPoll func(work int64) // tests: called at every check of ctx
+	work   int64            // work units of the finished walks and passes
+	err    error            // set when ctx stopped the simplification
+	spent  []uint32         // per class: fan triangles walked this pass
 }
 
 // newState prepares positions, topology, vertex kinds and quadrics. Input
 // must have passed validate.
 func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *Options) *state {
 	n := len(positions)
-	s := &state{n: n, absUnit: opts.Absolute, regionTris: kRegionTris, rules: &edgeRules, permit: opts.Permissive}
+	s := &state{ctx: context.Background(), n: n, absUnit: opts.Absolute, regionTris: kRegionTris, rules: &edgeRules, permit: opts.Permissive}
 	if opts.Permissive {
 		s.rules = &edgeRulesPermissive
 	}
@@ -210,6 +218,7 @@ func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 	s.cremap = make([]uint32, n)
 	s.ccur = make([]uint32, n)
 	s.clock = make([]bool, n)
+	s.spent = make([]uint32, n)
 	s.tl = make([]tolerance, n)
 	return s
 }
@@ -305,9 +314,24 @@ func (s *state) buildRemap(positions [][3]float32) {
 func (s *state) classify(opts *Options) {
 	n := s.n
 	off, adj := buildAdjacency(s.result, n, nil, nil, nil)
+	// hasEdge reports the half-edge a→b. Its triangle is in both fans
+	// (from a it continues to b, at b it comes back from a), so it scans
+	// the smaller: around a vertex of huge valence, scanning its fan for
+	// each neighbour's twin would be quadratic. Each edge then costs the
+	// smaller valence of its ends, which sums to a small multiple of the
+	// edge count on any mesh that embeds in a surface of low genus.
 	hasEdge := func(a, b uint32) bool {
-		for _, e := range adj[off[a]:off[a+1]] {
-			if e.next == b {
+		s.work += int64(min(off[a+1]-off[a], off[b+1]-off[b]))
+		if off[a+1]-off[a] <= off[b+1]-off[b] {
+			for _, e := range adj[off[a]:off[a+1]] {
+				if e.next == b {
+					return true
+				}
+			}
+			return false
+		}
+		for _, e := range adj[off[b]:off[b+1]] {
+			if e.prev == a {
 				return true
 			}
 		}

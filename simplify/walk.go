@@ -37,6 +37,9 @@ type walk struct {
 	removed  int
 	done     int
 	invalid  int
+	work     int64 // work units (see work.go)
+	nextPoll int64 // work at which to check the context next
+	stopped  bool  // the context was done
 }
 
 // scratch is one goroutine's state for validity and bound checks.
@@ -70,6 +73,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		s.ccur[i] = uint32(i)
 	}
 	clear(s.clock)
+	clear(s.spent)
 	if cap(s.visited) < len(s.sorted) {
 		s.visited = make([]bool, len(s.sorted))
 	}
@@ -85,6 +89,7 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 		par.Workers(n, workers, func(w, r int) {
 			s.walkOrder(s.scratch[w], &walks[r], triGoal, floor)
 		})
+		stopped := false
 		for r := range walks {
 			w := &walks[r]
 			final.deferred = append(final.deferred, w.deferred...)
@@ -93,9 +98,18 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 			final.removed += w.removed
 			final.done += w.done
 			final.invalid += w.invalid
+			s.work += w.work
+			stopped = stopped || w.stopped
+		}
+		if stopped && s.stop() {
+			return 0
 		}
 	}
 	s.walkOrder(s.scratchFor(0), &final, triGoal, floor)
+	s.work += final.work
+	if final.stopped && s.stop() {
+		return 0
+	}
 	s.deferred = final.deferred
 	s.maxErr, s.maxCost = final.maxErr, final.maxCost
 	s.removed = final.removed
@@ -300,6 +314,13 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 	}
 	share := func(x int) int { return int(int64(x) * int64(den) / int64(num)) }
 	for j := range count {
+		if w.work++; w.work >= w.nextPoll {
+			w.nextPoll = w.work + kPollWork
+			if s.poll(s.work + w.work) {
+				w.stopped = true
+				return
+			}
+		}
 		ci := j
 		if !w.all {
 			ci = int(w.order[j])
@@ -329,7 +350,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		s.visited[ci] = true
 		i0, i1 := c.v0, c.v1
 		r0, r1 := c.r0, c.r1
-		if s.clock[r0] || s.clock[r1] {
+		if s.clock[r0] || s.clock[r1] || !s.admit(w, r0, r1) {
 			continue
 		}
 		ok, loc := s.validBound(sc, r0, r1)
@@ -370,6 +391,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		}
 		w.done++
 		s.spreadTolerance(r0, r1, bnd)
+		w.work += int64(s.adjOff[r0+1] - s.adjOff[r0])
 		w.maxErr = maxf(w.maxErr, c.qerr)
 		w.maxCost = maxf(w.maxCost, cost)
 	}
