@@ -12,6 +12,7 @@ require (
 	github.com/x448/float16 v0.8.4
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/image v0.48.0
+	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.44.0
 	google.golang.org/protobuf v1.36.12
 )
@@ -22,5 +23,4 @@ require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 )

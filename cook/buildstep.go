@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zeebo/xxh3"
@@ -45,21 +46,111 @@ type CheckDiff struct {
 	Status string `json:"status"`
 }
 
-// runJob runs one job through the cache and commits its outputs. order is
-// the job's index, used for the cache's recency order.
-func runJob(ctx context.Context, job Job, opts Options, order int) jobResult {
-	start := time.Now()
-	res, base := cachedJob(job, opts, order)
-	if !res.cached {
-		res = cookJob(ctx, job, opts)
-		if res.err == nil {
-			res.deps = jobDeps(job, res.imported)
-			storeJob(job, opts, order, base, &res)
+// lookupWorkers bounds how many jobs serveHits looks up (and stages) at
+// once: lookups wait on files and, with a remote cache, on the network,
+// so more of them run than there are cores.
+const lookupWorkers = 8
+
+// serveHits looks every job up in the cache before any job cooks,
+// lookupWorkers at a time (so a remote cache's downloads run in parallel,
+// bounded), writes each hit's outputs to temp files as soon as it is
+// found, then commits every hit at once (commitStaged: two filesystem
+// syncs for them all). served[i] reports that the cache served job i:
+// results[i] is then set (its outputs, or the error committing them;
+// such a job is not cooked again), and bases[i] is every job's base key
+// for storeJob. Progress and JobDone hear of the hits in job
+// order. The results do not depend on the order the lookups finish in:
+// each job's is its own, and the cache orders what it keeps by job index.
+func serveHits(ctx context.Context, jobs []Job, opts Options, results []jobResult, bases []string) (served []bool) {
+	served = make([]bool, len(jobs))
+	staged := make([]*stagedOutputs, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(lookupWorkers, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				start := time.Now()
+				res, base := cachedJob(jobs[i], opts, i)
+				bases[i] = base
+				if !res.cached {
+					continue
+				}
+				served[i] = true
+				res = strictJob(jobs[i], opts, res)
+				if res.err == nil {
+					w := time.Now()
+					st, err := opts.stageOutputs(res.files)
+					if err != nil {
+						res = jobResult{err: err, warnings: res.warnings}
+					} else {
+						staged[i] = st
+					}
+					res.stageMS = map[string]float64{StageWrite: msSince(w)}
+				}
+				res.ms = msSince(start)
+				results[i] = res
+			}
+		}()
+	}
+feed:
+	for i := range jobs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
 		}
 	}
-	if res.err == nil && opts.Strict && len(res.drops) > 0 {
-		res = jobResult{err: strictError(job, res.drops), warnings: res.warnings, drops: res.drops, stageMS: res.stageMS}
+	close(next)
+	wg.Wait()
+	var hits []int
+	var commit []*stagedOutputs
+	for i, st := range staged {
+		if st != nil {
+			hits = append(hits, i)
+			commit = append(commit, st)
+		}
 	}
+	w := time.Now()
+	errs := commitStaged(opts.OutDir, commit)
+	share := msSince(w) / float64(max(len(hits), 1))
+	for k, i := range hits {
+		r := &results[i]
+		r.ms += share
+		r.stageMS[StageWrite] += share
+		if errs[k] != nil {
+			*r = jobResult{err: errs[k], warnings: r.warnings, stageMS: r.stageMS, ms: r.ms}
+			continue
+		}
+		r.outputs = commit[k].reps
+	}
+	done := 0
+	for i := range jobs {
+		if !served[i] {
+			continue
+		}
+		done++
+		if opts.Progress != nil {
+			opts.Progress(done, len(jobs), jobs[i])
+		}
+		if opts.JobDone != nil {
+			opts.JobDone(JobStatus{Job: jobs[i], Cached: results[i].cached, Remote: results[i].remote, MS: results[i].ms, Err: results[i].err})
+		}
+	}
+	return served
+}
+
+// runJob cooks one job the cache did not serve (serveHits), adds it to the
+// cache under base ("" without a cache) and commits its outputs.
+func runJob(ctx context.Context, job Job, opts Options, order int, base string) jobResult {
+	start := time.Now()
+	res := cookJob(ctx, job, opts)
+	if res.err == nil {
+		res.deps = jobDeps(job, res.imported)
+		storeJob(job, opts, order, base, &res)
+	}
+	res = strictJob(job, opts, res)
 	if res.err == nil {
 		w := time.Now()
 		outs, err := opts.commitOutputs(res.files)
@@ -71,11 +162,22 @@ func runJob(ctx context.Context, job Job, opts Options, order int) jobResult {
 		if res.stageMS == nil {
 			res.stageMS = map[string]float64{}
 		}
-		res.stageMS[StageWrite] += float64(time.Since(w).Microseconds()) / 1000
+		res.stageMS[StageWrite] += msSince(w)
 	}
-	res.ms = float64(time.Since(start).Microseconds()) / 1000
+	res.ms = msSince(start)
 	return res
 }
+
+// strictJob is res, or with Options.Strict the input error of a result
+// that drops data.
+func strictJob(job Job, opts Options, res jobResult) jobResult {
+	if res.err == nil && opts.Strict && len(res.drops) > 0 {
+		return jobResult{err: strictError(job, res.drops), warnings: res.warnings, drops: res.drops, stageMS: res.stageMS}
+	}
+	return res
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
 
 // cachedJob looks the job up: the source's bytes name the base key, whose
 // Pipeline entry lists the files to hash for the full key. base is "" when
@@ -103,14 +205,20 @@ func cachedJob(job Job, opts Options, order int) (res jobResult, base string) {
 	if !ok {
 		return res, base
 	}
-	rb, ok, remote := c.getFrom(cnb.CachePayload, fullKey(base, deps, contents), order)
+	var r *jobResult // decoded by the remote's check, or below
+	rb, ok, remote := c.getFrom(cnb.CachePayload, fullKey(base, deps, contents), order, func(b []byte) (err error) {
+		r, err = checkRemoteRecord(b)
+		return err
+	})
 	if !ok {
 		return res, base
 	}
-	r, err := decodeRecord(rb)
-	if err != nil {
-		c.warn("cache: entry for %s ignored: %v", job.Source, err)
-		return res, base
+	if r == nil {
+		var err error
+		if r, err = decodeRecord(rb); err != nil {
+			c.warn("cache: entry for %s ignored: %v", job.Source, err)
+			return res, base
+		}
 	}
 	r.deps, r.cached, r.remote = deps, true, remote
 	return *r, base

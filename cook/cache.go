@@ -203,13 +203,14 @@ func (c *Cache) UseRemote(r *Remote) {
 
 // get returns an entry's bytes (aliasing the segment) and marks it used.
 func (c *Cache) get(kind cnb.CacheEntryKind, key string, order int) ([]byte, bool) {
-	b, ok, _ := c.getFrom(kind, key, order)
+	b, ok, _ := c.getFrom(kind, key, order, nil)
 	return b, ok
 }
 
 // getFrom is get; remote reports that the remote cache served the entry
 // (which is then staged for the local cache as if it had been cooked).
-func (c *Cache) getFrom(kind cnb.CacheEntryKind, key string, order int) (b []byte, ok, remote bool) {
+// check, when set, must accept what the remote serves (Remote.fetch).
+func (c *Cache) getFrom(kind cnb.CacheEntryKind, key string, order int, check func([]byte) error) (b []byte, ok, remote bool) {
 	c.mu.Lock()
 	id := entryID{kind, key}
 	b, ok = c.lookupLocked(id)
@@ -223,7 +224,7 @@ func (c *Cache) getFrom(kind cnb.CacheEntryKind, key string, order int) (b []byt
 	if ok || r == nil {
 		return b, ok, false
 	}
-	b, ok = r.fetch(kind, key, c.max)
+	b, ok = r.fetch(kind, key, c.max, check)
 	if !ok {
 		return nil, false, false
 	}
@@ -266,12 +267,15 @@ func (c *Cache) release() {
 	c.index = map[entryID]entryLoc{}
 }
 
-// takeWarnings returns and clears the warnings gathered so far.
+// takeWarnings returns and clears the warnings gathered so far, sorted:
+// jobs are looked up in parallel (serveHits), so the order they were
+// gathered in is not deterministic.
 func (c *Cache) takeWarnings() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	w := c.warnings
 	c.warnings = nil
+	slices.Sort(w)
 	return w
 }
 

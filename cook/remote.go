@@ -133,10 +133,15 @@ func OpenRemote(o RemoteOptions) (*Remote, error) {
 	if o.Backoff <= 0 {
 		o.Backoff = 100 * time.Millisecond
 	}
+	// Keep a connection per concurrent lookup (serveHits) and uploader, so
+	// parallel requests reuse them instead of dialling anew (the default
+	// keeps 2 idle per host).
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = max(lookupWorkers, remoteUploaders)
 	return &Remote{
 		base:    strings.TrimRight(o.URL, "/"),
 		header:  o.Header.Clone(),
-		client:  &http.Client{Timeout: o.Timeout},
+		client:  &http.Client{Timeout: o.Timeout, Transport: transport},
 		tries:   o.Tries,
 		backoff: o.Backoff,
 	}, nil
@@ -183,7 +188,7 @@ func (r *Remote) warning() string {
 		parts = append(parts, fmt.Sprintf("not used after: %v (jobs cooked locally, nothing more uploaded)", r.down))
 	}
 	if r.ignored > 0 {
-		parts = append(parts, fmt.Sprintf("%d entries failed verification and were cooked locally (first: %s)", r.ignored, r.firstBad))
+		parts = append(parts, fmt.Sprintf("%d entries failed verification and were cooked locally (one of them: %s)", r.ignored, r.firstBad))
 	}
 	return fmt.Sprintf("remote cache %s: %s", r.base, strings.Join(parts, "; "))
 }
@@ -202,11 +207,14 @@ func (r *Remote) setDown(err error) {
 	}
 }
 
+// reject counts an entry that failed verification; the warning names the
+// least of them (jobs are looked up in parallel, so "the first" would
+// depend on timing).
 func (r *Remote) reject(what string, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ignored == 0 {
-		r.firstBad = fmt.Sprintf("%s: %v", what, err)
+	if msg := fmt.Sprintf("%s: %v", what, err); r.ignored == 0 || msg < r.firstBad {
+		r.firstBad = msg
 	}
 	r.ignored++
 }
@@ -230,8 +238,10 @@ func remotePath(kind cnb.CacheEntryKind, key string) string {
 var errRemoteMiss = errors.New("not found")
 
 // fetch returns an entry's verified bytes, or false for a miss of any
-// kind (absent, corrupt, server down).
-func (r *Remote) fetch(kind cnb.CacheEntryKind, key string, maxBlob int64) ([]byte, bool) {
+// kind (absent, corrupt, server down). check, when set, must accept the
+// bytes too (for a payload: checkRemoteRecord, whose decoded record the
+// caller keeps, so a remote entry is decoded once).
+func (r *Remote) fetch(kind cnb.CacheEntryKind, key string, maxBlob int64, check func([]byte) error) ([]byte, bool) {
 	if r.isDown() {
 		return nil, false
 	}
@@ -263,8 +273,8 @@ func (r *Remote) fetch(kind cnb.CacheEntryKind, key string, maxBlob int64) ([]by
 		r.reject("cas/"+f.hash, err)
 		return nil, false
 	}
-	if kind == cnb.CachePayload {
-		if err := checkRemoteRecord(data); err != nil {
+	if check != nil {
+		if err := check(data); err != nil {
 			r.reject("cas/"+f.hash, err)
 			return nil, false
 		}
@@ -278,17 +288,17 @@ func (r *Remote) fetch(kind cnb.CacheEntryKind, key string, maxBlob int64) ([]by
 // checkRemoteRecord decodes a job record from the server and checks that
 // every output it names stays inside the output folder (a local path:
 // the server is shared, so its records are not trusted to name files).
-func checkRemoteRecord(data []byte) error {
+func checkRemoteRecord(data []byte) (*jobResult, error) {
 	rec, err := decodeRecord(data)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, f := range rec.files {
 		if f.name == "" || strings.Contains(f.name, `\`) || !filepath.IsLocal(filepath.FromSlash(f.name)) {
-			return fmt.Errorf("record names the output %q, which is not a local path", f.name)
+			return nil, fmt.Errorf("record names the output %q, which is not a local path", f.name)
 		}
 	}
-	return nil
+	return rec, nil
 }
 
 // get reads URL/path; a body longer than limit is an error. A 404 is

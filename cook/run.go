@@ -305,16 +305,26 @@ func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
 
 	ctx = budget.WithPool(ctx, budget.NewPool(opts.Budget.OrDefault().Memory))
 	results := make([]jobResult, len(jobs))
+	bases := make([]string, len(jobs))
+	served := make([]bool, len(jobs))
+	if opts.Cache != nil && !opts.Check {
+		served = serveHits(ctx, jobs, opts, results, bases) // buildstep.go
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	for _, s := range served {
+		if s {
+			done++
+		}
+	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = runJob(ctx, jobs[i], opts, i)
+				results[i] = runJob(ctx, jobs[i], opts, i, bases[i])
 				mu.Lock()
 				done++
 				if opts.Progress != nil {
@@ -329,6 +339,9 @@ func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
 	}
 feed:
 	for i := range jobs {
+		if served[i] {
+			continue
+		}
 		select {
 		case next <- i:
 		case <-ctx.Done():

@@ -133,7 +133,7 @@ func TestBatchRefusesLinksOut(t *testing.T) {
 // Temp names are unique per process and write; RemoveStale removes the
 // temps of gone writers and legacy ones, never a live writer's.
 func TestTempNamesAndStale(t *testing.T) {
-	a, b := tempName("x.hmesh"), tempName("x.hmesh")
+	a, b := tempName(hostTag(), "x.hmesh"), tempName(hostTag(), "x.hmesh")
 	assert.NotEqual(t, a, b)
 	assert.Equal(t, "x.hmesh", Target(a))
 	assert.Equal(t, "", Target("x.hmesh"))
@@ -164,4 +164,46 @@ func TestTempNamesAndStale(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, n))
 		assert.Equal(t, removed, err != nil, n)
 	}
+}
+
+// CommitAll commits each batch on its own terms: a batch whose rename
+// fails (its name is a folder) reports it and leaves no temp, the others
+// land whole.
+func TestCommitAllKeepsBatchesApart(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "taken", "x"), 0o755))
+	root, err := os.OpenRoot(dir)
+	require.NoError(t, err)
+	defer root.Close()
+	ok1, bad, ok2 := NewBatch(root), NewBatch(root), NewBatch(root)
+	require.NoError(t, ok1.Add("one/a.bin", []byte("a")))
+	require.NoError(t, ok1.Add("one/b.bin", []byte("b")))
+	require.NoError(t, bad.Add("bad/c.bin", []byte("c")))
+	require.NoError(t, bad.Add("taken", []byte("not a folder")))
+	require.NoError(t, ok2.Add("two/d.bin", []byte("d")))
+	errs := CommitAll([]*Batch{ok1, bad, ok2})
+	require.Len(t, errs, 3)
+	assert.NoError(t, errs[0])
+	assert.ErrorContains(t, errs[1], "taken")
+	assert.NoError(t, errs[2])
+	for name, want := range map[string]string{"one/a.bin": "a", "one/b.bin": "b", "bad/c.bin": "c", "two/d.bin": "d"} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err, name)
+		assert.Equal(t, want, string(got), name)
+	}
+	assert.Equal(t, []string{"a.bin", "b.bin"}, names(t, filepath.Join(dir, "one")))
+	assert.Equal(t, []string{"c.bin"}, names(t, filepath.Join(dir, "bad")), "renamed before the failure; no temp left")
+	assert.Equal(t, []string{"x"}, names(t, filepath.Join(dir, "taken")))
+	assert.Equal(t, []string{"bad", "one", "taken", "two"}, names(t, dir))
+	// A committed batch is empty: committing it again does nothing.
+	assert.NoError(t, ok1.Commit())
+}
+
+// Add leaves the temp at mode 0644 whatever the umask, and Commit keeps it.
+func TestBatchMode(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, Write(filepath.Join(dir, "m.bin"), []byte("x")))
+	st, err := os.Stat(filepath.Join(dir, "m.bin"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
 }
