@@ -104,6 +104,14 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	if ctx.Err() != nil { // Run returns the cancellation: replace nothing
+		for _, st := range staged {
+			if st != nil {
+				st.abort()
+			}
+		}
+		return served
+	}
 	var hits []int
 	var commit []*stagedOutputs
 	for i, st := range staged {

@@ -17,7 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/meshcook/meshcook/formats/cnb"
+	"github.com/meshcook/meshcook/internal/atomicfile"
 )
 
 // copySamples copies testdata/samples into a fresh folder.
@@ -588,5 +592,61 @@ func TestCacheWorldWarm(t *testing.T) {
 	}
 	if _, ok := before["world-lock.json"]; !ok {
 		t.Errorf("no world written: %v", slices.Sorted(maps.Keys(before)))
+	}
+}
+
+// Cache hits are committed together (serveHits), but each source still
+// lands all or nothing on its own: a hit whose output cannot be renamed
+// (a folder holds its name) fails alone, writes none of its other
+// outputs and leaves no temp, and every other hit lands byte for byte.
+// Progress hears of every job once.
+func TestCacheHitsCommitApart(t *testing.T) {
+	jobs := sampleJobs(t)
+	require.GreaterOrEqual(t, len(jobs), 2)
+	want := cookedWithoutCache(t, jobs)
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	cook := func(out string) *Report {
+		c, err := OpenCache(cacheDir, 0, Toolchain())
+		require.NoError(t, err)
+		o := DefaultOptions()
+		o.OutDir, o.Cache, o.Jobs = out, c, 2
+		seen := map[string]int{}
+		o.Progress = func(done, total int, j Job) { seen[j.Source]++ }
+		rep, err := Run(context.Background(), jobs, o)
+		require.NoError(t, err)
+		for _, j := range jobs {
+			assert.Equal(t, 1, seen[j.Source], j.Source)
+		}
+		return rep
+	}
+	cook(filepath.Join(t.TempDir(), "out")) // fill the cache
+
+	out := filepath.Join(t.TempDir(), "out")
+	first := func(name string) bool { // an output of jobs[0]: NAME.ext or NAME/...
+		return strings.HasPrefix(name, jobs[0].Name+".") || strings.HasPrefix(name, jobs[0].Name+"/")
+	}
+	var blocked string // the last of the first job's outputs
+	for name := range want {
+		if first(name) && name > blocked {
+			blocked = name
+		}
+	}
+	require.NotEmpty(t, blocked)
+	require.NoError(t, os.MkdirAll(filepath.Join(out, filepath.FromSlash(blocked), "x"), 0o755))
+	rep := cook(out)
+	assert.Equal(t, len(jobs), rep.CacheHits+rep.CacheMisses)
+	require.Len(t, rep.Errors, 1)
+	assert.Contains(t, rep.Errors[0], blocked)
+	got := readTree(t, out)
+	for name, data := range want {
+		if first(name) {
+			_, ok := got[name]
+			assert.False(t, ok, "%s of the failed source was written", name)
+			continue
+		}
+		assert.Equal(t, data, got[name], name)
+	}
+	for name := range got {
+		assert.Empty(t, atomicfile.Target(filepath.Base(name)), "temp left: %s", name)
 	}
 }

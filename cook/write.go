@@ -90,6 +90,15 @@ func (o Options) stageOutputs(files []outputFile) (*stagedOutputs, error) {
 	return st, nil
 }
 
+// abort removes the staged temps; nothing is replaced.
+func (st *stagedOutputs) abort() {
+	if st.root != nil {
+		st.batch.Abort()
+		st.root.Close()
+		st.root, st.batch = nil, nil
+	}
+}
+
 // sameFile reports whether name already holds exactly data; only a
 // regular file of the same size is read.
 func sameFile(stat func(string) (os.FileInfo, error), read func(string) ([]byte, error), name string, data []byte) bool {

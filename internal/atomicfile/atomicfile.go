@@ -278,9 +278,18 @@ func (b *Batch) syncEach() error {
 	return nil
 }
 
-// rename moves the temps into place in the order added. A failure is an
-// *fs.PathError naming the file (relative to the root), never its temp.
+// rename moves the temps into place in the order added. A folder at one
+// of the names fails the batch before anything is renamed (a rename can
+// still fail later for other reasons, leaving the earlier files
+// replaced). A failure is an *fs.PathError naming the file (relative to
+// the root), never its temp.
 func (b *Batch) rename() error {
+	for _, p := range b.pending {
+		if info, err := b.root.Lstat(p.dst); err == nil && info.IsDir() {
+			b.Abort()
+			return &fs.PathError{Op: "rename", Path: p.dst, Err: errors.New("a folder has this name")}
+		}
+	}
 	for i, p := range b.pending {
 		if err := b.root.Rename(p.tmp, p.dst); err != nil {
 			b.pending = b.pending[i:]
