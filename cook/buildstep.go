@@ -10,12 +10,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/zeebo/xxh3"
 
 	"github.com/meshcook/meshcook/internal/atomicfile"
+	"github.com/meshcook/meshcook/internal/par"
 
 	"github.com/meshcook/meshcook/formats/cnb"
 )
@@ -64,46 +64,31 @@ const lookupWorkers = 8
 func serveHits(ctx context.Context, jobs []Job, opts Options, results []jobResult, bases []string) (served []bool) {
 	served = make([]bool, len(jobs))
 	staged := make([]*stagedOutputs, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(lookupWorkers, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				start := time.Now()
-				res, base := cachedJob(jobs[i], opts, i)
-				bases[i] = base
-				if !res.cached {
-					continue
-				}
-				served[i] = true
-				res = strictJob(jobs[i], opts, res)
-				if res.err == nil {
-					w := time.Now()
-					st, err := opts.stageOutputs(res.files)
-					if err != nil {
-						res = jobResult{err: err, warnings: res.warnings}
-					} else {
-						staged[i] = st
-					}
-					res.stageMS = map[string]float64{StageWrite: msSince(w)}
-				}
-				res.ms = msSince(start)
-				results[i] = res
-			}
-		}()
-	}
-feed:
-	for i := range jobs {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	par.Workers(len(jobs), lookupWorkers, func(_, i int) {
+		if ctx.Err() != nil {
+			return
 		}
-	}
-	close(next)
-	wg.Wait()
+		start := time.Now()
+		res, base := cachedJob(jobs[i], opts, i)
+		bases[i] = base
+		if !res.cached {
+			return
+		}
+		served[i] = true
+		res = strictJob(jobs[i], opts, res)
+		if res.err == nil {
+			w := time.Now()
+			st, err := opts.stageOutputs(res.files)
+			if err != nil {
+				res = jobResult{err: err, warnings: res.warnings}
+			} else {
+				staged[i] = st
+			}
+			res.stageMS = map[string]float64{StageWrite: msSince(w)}
+		}
+		res.ms = msSince(start)
+		results[i] = res
+	})
 	if ctx.Err() != nil { // Run returns the cancellation: replace nothing
 		for _, st := range staged {
 			if st != nil {
