@@ -14,21 +14,15 @@ import (
 //
 // An ETC1S block is one 5:5:5 base color, one intensity table and 16 2-bit
 // selectors; every pixel is base + modifier[table][selector] in all three
-// channels, clamped. The encoder
-//  1. fits each block alone (base = rounded mean, best table) and splits
-//     the blocks into endpoint clusters by tree VQ on (mean color, table
-//     amplitude), each cluster's endpoint refitted on all its pixels;
-//  2. computes every block's per-pixel error for the four selectors under
-//     its endpoint, splits the blocks' best selector vectors into selector
-//     clusters by tree VQ, and gives each cluster, pixel by pixel, the
-//     selector with the least summed error over its blocks;
-//  3. refits each endpoint (base color by least squares, every table
-//     tried) on the selectors its blocks now use.
-// The codebook sizes grow with the quality. Tree VQ splits the cluster with
-// the largest distortion along its principal axis (integer arithmetic,
-// ties to the lower cluster number), so the result is the same on every
-// machine and for any GOMAXPROCS; per-block work runs in parallel and
-// writes only its own block's slots.
+// channels, clamped. This file gathers the blocks, sizes the codebooks and
+// holds the clustering primitives (tree VQ, the endpoint refit on fixed
+// selectors); etc1s_fit.go fits an endpoint to a set of pixels and
+// etc1s_vq.go runs the passes (block fits, endpoint clusters and their
+// reassignment, selector clusters and their reassignment, final refit).
+// Tree VQ splits the cluster with the largest distortion along its
+// principal axis (integer arithmetic, ties to the lower cluster number),
+// so the result is the same on every machine and for any GOMAXPROCS;
+// per-block work runs in parallel and writes only its own block's slots.
 
 // maxCodebook is the largest codebook the reference transcoder accepts.
 const maxCodebook = 16128
@@ -58,14 +52,13 @@ type etc1sSlice struct {
 }
 
 // codebookSizes returns the endpoint and selector codebook sizes for n
-// blocks at a quality: from 1/64 of the blocks at quality 1 to 1/2 at 100,
-// at least 1 (2 when there are two blocks), at most maxCodebook.
+// blocks at a quality: k/1024 of the blocks with k = 4 + 508·(q/100)²
+// (0.4% at quality 1, 5.5% at 30, 13% at 50, 32% at 80, 50% at 100), at
+// least 1, at most n and maxCodebook − 4 (the selector codebook may gain
+// the four flat entries).
 func codebookSizes(n, quality int) (int, int) {
-	num := 1 + 31*quality*quality/10000 // 1..32 (/64)
-	if quality == 100 {
-		num = 64
-	}
-	k := max(1, min(maxCodebook, (n*num+63)/64))
+	num := 4 + 508*quality*quality/10000
+	k := max(1, min(maxCodebook-4, (n*num+1023)/1024))
 	k = min(k, n)
 	return k, k
 }
@@ -101,101 +94,10 @@ func encodeETC1S(levels []Level, alpha bool, quality int) ([]byte, [][]byte, err
 			})
 		}
 	}
-	n := len(px)
-	ke, ks := codebookSizes(n, quality)
-
-	// 1. Endpoint clusters.
-	feat := make([][4]int32, n)
-	par.Each((n+1023)/1024, func(k int) {
-		for i := k * 1024; i < min(n, (k+1)*1024); i++ {
-			e := fitEndpoint(px[i:i+1], nil)
-			m := e.colors()
-			feat[i] = [4]int32{(m[1][0] + m[2][0]) / 2, (m[1][1] + m[2][1]) / 2, (m[1][2] + m[2][2]) / 2, etc1Inten[e.t][3]}
-		}
-	})
-	epOf := treeVQ(n, 4, func(i int, out []int32) { copy(out, feat[i][:]) }, ke)
-	members := groupMembers(epOf, maxOf(epOf)+1)
-	endpoints := make([]etc1sEndpoint, len(members))
-	par.Each(len(members), func(k int) {
-		endpoints[k] = fitEndpoint(px, members[k])
-	})
-
-	// 2. Selector clusters: per block the error of each selector at each
-	// pixel under its endpoint.
-	errs := make([][16][4]int32, n)
-	ideal := make([][16]uint8, n)
-	par.Each((n+1023)/1024, func(k int) {
-		for i := k * 1024; i < min(n, (k+1)*1024); i++ {
-			col := endpoints[epOf[i]].colors()
-			for j := range 16 {
-				best := int32(1 << 30)
-				for s := range 4 {
-					var e int32
-					for c := range 3 {
-						d := col[s][c] - int32(px[i][j][c])
-						e += d * d
-					}
-					errs[i][j][s] = e
-					if e < best {
-						best, ideal[i][j] = e, uint8(s)
-					}
-				}
-			}
-		}
-	})
-	selOf := treeVQ(n, 16, func(i int, out []int32) {
-		for j := range 16 {
-			out[j] = int32(ideal[i][j])
-		}
-	}, ks)
-	smembers := groupMembers(selOf, maxOf(selOf)+1)
-	selectors := make([][16]uint8, len(smembers))
-	par.Each(len(smembers), func(k int) {
-		for j := range 16 {
-			var sum [4]int64
-			for _, i := range smembers[k] {
-				for s := range 4 {
-					sum[s] += int64(errs[i][j][s])
-				}
-			}
-			best := 0
-			for s := 1; s < 4; s++ {
-				if sum[s] < sum[best] {
-					best = s
-				}
-			}
-			selectors[k][j] = uint8(best)
-		}
-	})
-
-	// 3. Refit the endpoints on the chosen selectors.
-	par.Each(len(members), func(k int) {
-		endpoints[k] = refitEndpoint(px, members[k], selOf, selectors, endpoints[k])
-	})
-
-	// Order the endpoint codebook by color so the DPCM deltas are small,
-	// and renumber the blocks.
-	order := make([]int, len(endpoints))
-	for i := range order {
-		order[i] = i
-	}
-	luma := func(e etc1sEndpoint) int { return 2*int(e.c[1]) + int(e.c[0]) + int(e.c[2]) }
-	slices.SortStableFunc(order, func(a, b int) int { return luma(endpoints[a]) - luma(endpoints[b]) })
-	rank := make([]int32, len(order))
-	sorted := make([]etc1sEndpoint, len(order))
-	for r, k := range order {
-		rank[k] = int32(r)
-		sorted[r] = endpoints[k]
-	}
-	for i := range epOf {
-		epOf[i] = rank[epOf[i]]
-	}
-
-	blocks := make([]etc1sBlockRef, n)
-	for i := range blocks {
-		blocks[i] = etc1sBlockRef{ep: int(epOf[i]), sel: int(selOf[i])}
-	}
-	return writeBasisLZ(sorted, selectors, slices_, blocks, alpha, len(levels))
+	enc := newETC1SEncoder(px, slices_, quality)
+	enc.run()
+	eps, sels, blocks := enc.output()
+	return writeBasisLZ(eps, sels, slices_, blocks, alpha, len(levels))
 }
 
 // etc1sBlockRef is a block's codebook indices.
@@ -216,105 +118,6 @@ func groupMembers(of []int32, k int32) [][]int {
 		out[g] = append(out[g], i)
 	}
 	return out
-}
-
-// fitEndpoint returns the endpoint that best codes the given blocks (all
-// when idx is nil) with each pixel's best selector: base color from the
-// mean, every table tried.
-func fitEndpoint(px [][16][3]uint8, idx []int) etc1sEndpoint {
-	var sum [3]int64
-	cnt := int64(0)
-	each := func(fn func(b *[16][3]uint8)) {
-		if idx == nil {
-			for i := range px {
-				fn(&px[i])
-			}
-			return
-		}
-		for _, i := range idx {
-			fn(&px[i])
-		}
-	}
-	each(func(b *[16][3]uint8) {
-		for j := range 16 {
-			for c := range 3 {
-				sum[c] += int64(b[j][c])
-			}
-		}
-		cnt += 16
-	})
-	var e etc1sEndpoint
-	for c := range 3 {
-		e.c[c] = uint8(min(31, divRound(sum[c]*31, cnt*255)))
-	}
-	// Tables to try: for one block, the three around the one whose inner
-	// modifier is nearest the pixels' mean luma deviation; for a cluster,
-	// all eight.
-	lo, hi := 0, 7
-	if idx == nil && len(px) == 1 {
-		base := expand5(int32(e.c[0])) + expand5(int32(e.c[1])) + expand5(int32(e.c[2]))
-		var dev int32
-		for j := range 16 {
-			d := int32(px[0][j][0]) + int32(px[0][j][1]) + int32(px[0][j][2]) - base
-			if d < 0 {
-				d = -d
-			}
-			dev += d
-		}
-		dev /= 16 * 3
-		t0, bd := 0, int32(1<<30)
-		for t := range 8 {
-			d := (etc1Inten[t][2]+etc1Inten[t][3])/2 - dev
-			if d < 0 {
-				d = -d
-			}
-			if d < bd {
-				t0, bd = t, d
-			}
-		}
-		lo, hi = max(0, t0-1), min(7, t0+1)
-	}
-	bestErr := int64(-1)
-	for t := lo; t <= hi; t++ {
-		cand := etc1sEndpoint{c: e.c, t: uint8(t)}
-		col := cand.colors()
-		var total int64
-		base := expand5(int32(cand.c[0])) + expand5(int32(cand.c[1])) + expand5(int32(cand.c[2]))
-		each(func(b *[16][3]uint8) {
-			for j := range 16 {
-				// The modifier nearest the pixel's mean offset from the
-				// base (the best one but for clamping), scored exactly.
-				off := int32(b[j][0]) + int32(b[j][1]) + int32(b[j][2]) - base
-				s := nearestModifier(t, off)
-				var d2 int32
-				for c := range 3 {
-					d := col[s][c] - int32(b[j][c])
-					d2 += d * d
-				}
-				total += int64(d2)
-			}
-		})
-		if bestErr < 0 || total < bestErr {
-			bestErr, e.t = total, uint8(t)
-		}
-	}
-	return e
-}
-
-// nearestModifier returns the selector of table t whose modifier is
-// nearest off/3 (off: the summed offset of the three channels).
-func nearestModifier(t int, off int32) int {
-	best, bd := 0, int32(1<<30)
-	for s, m := range etc1Inten[t] {
-		d := 3*m - off
-		if d < 0 {
-			d = -d
-		}
-		if d < bd {
-			best, bd = s, d
-		}
-	}
-	return best
 }
 
 // refitEndpoint re-derives an endpoint for blocks whose selectors are

@@ -1,0 +1,180 @@
+package ktx2
+
+import "math"
+
+// ETC1S endpoint fitting: the base color and intensity table that code a
+// set of pixels (one block, or every block of a cluster) with the least
+// squared RGB error when each pixel takes its best selector.
+//
+// A pixel decodes to clamp(base + modifier[table][selector]) in all three
+// channels, so for fixed selectors the best base is, per channel, the
+// pixels' mean minus the mean modifier actually applied (clamping
+// included). The search starts every table at the rounded mean color,
+// alternates selector choice and that least-squares base until the error
+// stops falling, then tries the 26 base colors around the best one (each
+// refined the same way). Everything is integer arithmetic.
+
+// fitEffort is how hard fitETC1S searches.
+type fitEffort struct {
+	refines   int  // least-squares rounds per start
+	tables    int  // how many of the best starting tables are refined
+	neighbors bool // try the 26 neighbours of the best base
+}
+
+// etc1sPixels is the pixel set being fitted and its channel sums.
+type etc1sPixels struct {
+	blocks [][16][3]uint8
+	sum    [3]int64
+	n      int64
+}
+
+func newETC1SPixels(blocks [][16][3]uint8) *etc1sPixels {
+	p := &etc1sPixels{blocks: blocks, n: int64(len(blocks)) * 16}
+	for i := range blocks {
+		for j := range 16 {
+			for c := range 3 {
+				p.sum[c] += int64(blocks[i][j][c])
+			}
+		}
+	}
+	return p
+}
+
+// eval returns the error of e with each pixel's best selector and how many
+// pixels use each selector; it stops early (returning an error above
+// limit and meaningless counts) once the error exceeds limit.
+func (p *etc1sPixels) eval(e etc1sEndpoint, limit int64) (int64, [4]int64) {
+	col := e.colors()
+	var total int64
+	var cnt [4]int64
+	for i := range p.blocks {
+		b := &p.blocks[i]
+		var bt int32
+		for j := range 16 {
+			r, g, bl := int32(b[j][0]), int32(b[j][1]), int32(b[j][2])
+			best, bs := int32(math.MaxInt32), 0
+			for s := range 4 {
+				dr, dg, db := col[s][0]-r, col[s][1]-g, col[s][2]-bl
+				if d := dr*dr + dg*dg + db*db; d < best {
+					best, bs = d, s
+				}
+			}
+			bt += best
+			cnt[bs]++
+		}
+		total += int64(bt)
+		if total > limit {
+			return total, cnt
+		}
+	}
+	return total, cnt
+}
+
+// refine returns the least-squares base color for e's table given how
+// many pixels use each selector.
+func (p *etc1sPixels) refine(e etc1sEndpoint, cnt [4]int64) etc1sEndpoint {
+	out := e
+	for c := range 3 {
+		b := expand5(int32(e.c[c]))
+		var d int64
+		for s := range 4 {
+			d += cnt[s] * int64(min(255, max(0, b+etc1Inten[e.t][s]))-b)
+		}
+		out.c[c] = uint8(min(31, max(0, divRound((p.sum[c]-d)*31, p.n*255))))
+	}
+	return out
+}
+
+// fitETC1S returns the best endpoint found for the pixels and its error.
+func fitETC1S(blocks [][16][3]uint8, eff fitEffort) (etc1sEndpoint, int64) {
+	p := newETC1SPixels(blocks)
+	var mean [3]uint8
+	for c := range 3 {
+		mean[c] = uint8(min(31, divRound(p.sum[c]*31, p.n*255)))
+	}
+	best, bestErr := etc1sEndpoint{}, int64(math.MaxInt64)
+	var tried []etc1sEndpoint
+	seen := func(e etc1sEndpoint) bool {
+		for _, x := range tried {
+			if x == e {
+				return true
+			}
+		}
+		tried = append(tried, e)
+		return false
+	}
+	// chain refines e (error err, selector counts cnt) while the error
+	// falls.
+	chain := func(e etc1sEndpoint, err int64, cnt [4]int64) {
+		for range eff.refines {
+			ne := p.refine(e, cnt)
+			if ne == e || seen(ne) {
+				return
+			}
+			nerr, ncnt := p.eval(ne, math.MaxInt64)
+			if nerr < bestErr {
+				best, bestErr = ne, nerr
+			}
+			if nerr >= err {
+				return
+			}
+			e, err, cnt = ne, nerr, ncnt
+		}
+	}
+	// Every table at the mean color; the best few refined.
+	var start [8]struct {
+		err int64
+		cnt [4]int64
+	}
+	order := [8]int{}
+	for t := range 8 {
+		e := etc1sEndpoint{c: mean, t: uint8(t)}
+		seen(e)
+		start[t].err, start[t].cnt = p.eval(e, math.MaxInt64)
+		if start[t].err < bestErr {
+			best, bestErr = e, start[t].err
+		}
+		order[t] = t
+		for k := t; k > 0 && start[order[k]].err < start[order[k-1]].err; k-- {
+			order[k], order[k-1] = order[k-1], order[k]
+		}
+	}
+	if bestErr == 0 {
+		return best, 0
+	}
+	for _, t := range order[:eff.tables] {
+		chain(etc1sEndpoint{c: mean, t: uint8(t)}, start[t].err, start[t].cnt)
+	}
+	// The neighbours of the best base, unless it is already close.
+	if eff.neighbors && bestErr > 3*p.n {
+		center := best
+		for d := range 27 {
+			if d == 13 {
+				continue
+			}
+			e := center
+			ok := true
+			for c, o := range [3]int{d%3 - 1, d/3%3 - 1, d/9 - 1} {
+				v := int(e.c[c]) + o
+				if v < 0 || v > 31 {
+					ok = false
+				}
+				e.c[c] = uint8(v)
+			}
+			if !ok || seen(e) {
+				continue
+			}
+			if err, cnt := p.eval(e, bestErr); err < bestErr {
+				best, bestErr = e, err
+				chain(e, err, cnt)
+			}
+		}
+	}
+	return best, bestErr
+}
+
+// evalOnly is eval without the counts.
+func (p *etc1sPixels) evalOnly(e etc1sEndpoint, limit int64) int64 {
+	t, _ := p.eval(e, limit)
+	return t
+}
