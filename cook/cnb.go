@@ -147,6 +147,8 @@ func cnbTextures(job Job, scene *mesh.Scene, order []int, leaves []string, to Te
 	uses := textureUses(scene, order)
 	var out []cnbResource
 	var warnings []string
+	var encoder ktx2.Encoder // one per world job: shared Zstandard tables
+	defer encoder.Close()
 	for img, im := range scene.Images {
 		u := uses[img]
 		if u == nil {
@@ -161,7 +163,7 @@ func cnbTextures(job Job, scene *mesh.Scene, order []int, leaves []string, to Te
 			warnings = append(warnings, fmt.Sprintf("%s: no image bytes were loaded (uri %q); no Texture resource", label, im.URI))
 			continue
 		}
-		b, err := encodeTexture(im.Data, kind, u.kinds, to)
+		b, err := encodeTexture(&encoder, im.Data, kind, u.kinds, to)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: %v; no Texture resource", label, err))
 			continue

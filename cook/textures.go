@@ -151,8 +151,8 @@ func (o TextureOptions) codecFor(slots []string) ktx2.Codec {
 }
 
 // encodeTexture converts one source image for the given slots.
-func encodeTexture(data []byte, kind ktx2.Kind, slots []string, o TextureOptions) ([]byte, error) {
-	return ktx2.FromImageOptions(data, kind, KTXWriter, ktx2.Options{Codec: o.codecFor(slots), Quality: o.Quality, MaxSize: o.MaxSize})
+func encodeTexture(enc *ktx2.Encoder, data []byte, kind ktx2.Kind, slots []string, o TextureOptions) ([]byte, error) {
+	return enc.FromImageOptions(data, kind, KTXWriter, ktx2.Options{Codec: o.codecFor(slots), Quality: o.Quality, MaxSize: o.MaxSize})
 }
 
 // textureUse is how the written materials use one image.
@@ -224,22 +224,25 @@ func packTextures(job Job, c *cooked, to TextureOptions) ([]outputFile, []string
 		return nil, nil
 	}
 	leaves := imageLeaves(scene)
-	// Encode every used image at once (up to GOMAXPROCS); the loop below
-	// takes the results in image order.
+	// Encode every used image at once (up to GOMAXPROCS) with one
+	// encoder (its Zstandard tables are made once per job, not per
+	// texture); the loop below takes the results in image order.
 	type encoded struct {
 		b   []byte
 		err error
 	}
 	enc := make([]encoded, len(scene.Images))
+	var encoder ktx2.Encoder
 	par.Each(len(scene.Images), func(img int) {
 		if u := uses[img]; u != nil && scene.Images[img].Data != nil {
 			kind := ktx2.KindData
 			if u.color {
 				kind = ktx2.KindColor
 			}
-			enc[img].b, enc[img].err = encodeTexture(scene.Images[img].Data, kind, u.kinds, to)
+			enc[img].b, enc[img].err = encodeTexture(&encoder, scene.Images[img].Data, kind, u.kinds, to)
 		}
 	})
+	encoder.Close()
 	var out []outputFile
 	var warnings []string
 	for img := range scene.Images {

@@ -88,7 +88,8 @@ type Options struct {
 	Codec Codec
 	// Quality is 1..100 (0 means DefaultQuality). UASTC: below 100 the
 	// block search tries fewer modes (>= 90 all of them, >= 50 the 5-bit
-	// and dual-plane modes too); ETC1S: the codebook sizes grow with it.
+	// and dual-plane modes too); ETC1S: the codebook sizes grow with it,
+	// and the refinement passes (>= 50) and fit search (>= 90) step up.
 	Quality int
 	// MaxSize, when > 0, shrinks a base image whose larger side exceeds
 	// it (area average, linear light for color) so that side is MaxSize,
@@ -181,24 +182,44 @@ func encodeUASTCLevel(lv *Level, effort uastcEffort) []byte {
 	return out
 }
 
-// zstdEncoders are shared, stateless-between-calls encoders: EncodeAll
-// output depends only on its input and the options.
-var zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
-	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(1),
-		zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false))
-	if err != nil {
-		panic(err) // options are constants
-	}
-	return e
-})
+// Encoder writes textures. It owns what Basis encoding reuses between
+// textures: the Zstandard encoder of UASTC levels (its match tables are
+// about 50 MB, made on the first UASTC texture), so a caller encoding many
+// textures makes one Encoder and Closes it when done. Its methods may run
+// on several goroutines at once (their Zstandard steps take turns); the
+// bytes they return depend only on their arguments, never on what the
+// Encoder encoded before. The zero value is ready to use.
+type Encoder struct {
+	mu   sync.Mutex
+	zstd *zstd.Encoder
+}
 
-var zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<31))
-	if err != nil {
-		panic(err)
+// zstdEncoder returns the Encoder's Zstandard encoder, made on first use.
+func (e *Encoder) zstdEncoder() (*zstd.Encoder, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.zstd == nil {
+		z, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(1),
+			zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false))
+		if err != nil {
+			return nil, fmt.Errorf("ktx2: zstd encoder: %w", err)
+		}
+		e.zstd = z
 	}
-	return d
-})
+	return e.zstd, nil
+}
+
+// Close releases the Encoder's buffers; it may be used again afterwards
+// (they are made anew). The Zstandard encoder is only used through
+// EncodeAll, which leaves no stream to flush, so closing it cannot fail.
+func (e *Encoder) Close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.zstd != nil {
+		_ = e.zstd.Close() // nothing to flush; see above
+		e.zstd = nil
+	}
+}
 
 // basisFile is what the Basis writer lays out: per level the stored bytes
 // and the uncompressed length, plus the DFD and global data.
@@ -321,12 +342,19 @@ func uastcEffortFor(q int) uastcEffort {
 	return uastcFast
 }
 
+// EncodeBasis is Encoder.EncodeBasis with an Encoder of its own.
+func EncodeBasis(levels []Level, kind Kind, writer string, o Options) ([]byte, error) {
+	var e Encoder
+	defer e.Close()
+	return e.EncodeBasis(levels, kind, writer, o)
+}
+
 // EncodeBasis returns the KTX2 bytes of a full mip chain (as Encode takes
 // it) stored with a Basis Universal codec (o.Codec CodecUASTC or
 // CodecETC1S; o.MaxSize is ignored here). Blocks (UASTC) and codebook
 // passes (ETC1S) run on up to GOMAXPROCS goroutines and join in a fixed
 // order, so the bytes depend only on the arguments.
-func EncodeBasis(levels []Level, kind Kind, writer string, o Options) ([]byte, error) {
+func (e *Encoder) EncodeBasis(levels []Level, kind Kind, writer string, o Options) ([]byte, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -359,7 +387,10 @@ func EncodeBasis(levels []Level, kind Kind, writer string, o Options) ([]byte, e
 	case CodecUASTC:
 		f.scheme = schemeZstd
 		effort := uastcEffortFor(o.quality())
-		enc := zstdEncoder()
+		enc, err := e.zstdEncoder()
+		if err != nil {
+			return nil, err
+		}
 		// Levels one after another (each is parallel inside); the small
 		// ones are cheap.
 		for p := range levels {

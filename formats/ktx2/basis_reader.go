@@ -5,20 +5,20 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
 
-// capDecoder decodes whole Zstandard frames into at most cap(dst) bytes,
-// so a level can never inflate past the size its header promises.
-var capDecoder = sync.OnceValue(func() *zstd.Decoder {
+// newCapDecoder returns a decoder of whole Zstandard frames into at most
+// cap(dst) bytes, so a level can never inflate past the size its header
+// promises. Each Decode of a UASTC file makes its own.
+func newCapDecoder() (*zstd.Decoder, error) {
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true))
 	if err != nil {
-		panic(err) // options are constants
+		return nil, fmt.Errorf("ktx2: zstd decoder: %w", err)
 	}
-	return d
-})
+	return d, nil
+}
 
 // decodeBasis parses a UASTC or ETC1S file (vkFormat 0) laid out as
 // writeBasis lays it out, and decodes every level to RGBA8 pixels. b holds
@@ -166,8 +166,13 @@ func decodeBasis(b []byte) (*File, error) {
 	}
 	switch codec {
 	case CodecUASTC:
+		dec, err := newCapDecoder()
+		if err != nil {
+			return nil, err
+		}
+		defer dec.Close()
 		for p, e := range ents {
-			raw, err := capDecoder().DecodeAll(b[e.off:e.off+e.n], make([]byte, 0, e.un))
+			raw, err := dec.DecodeAll(b[e.off:e.off+e.n], make([]byte, 0, e.un))
 			if err != nil {
 				return nil, &FormatError{Offset: int64(e.off), Msg: fmt.Sprintf("level %d: zstd", p), Err: err}
 			}

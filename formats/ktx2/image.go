@@ -32,10 +32,17 @@ func FromImage(encoded []byte, kind Kind, writer string) ([]byte, error) {
 	return FromImageOptions(encoded, kind, writer, Options{})
 }
 
+// FromImageOptions is Encoder.FromImageOptions with an Encoder of its own.
+func FromImageOptions(encoded []byte, kind Kind, writer string, o Options) ([]byte, error) {
+	var e Encoder
+	defer e.Close()
+	return e.FromImageOptions(encoded, kind, writer, o)
+}
+
 // FromImageOptions is FromImage with a codec, quality and size limit (see
 // Options): the image is decoded, shrunk to o.MaxSize if larger, given its
 // full mip chain, and stored with o.Codec.
-func FromImageOptions(encoded []byte, kind Kind, writer string, o Options) ([]byte, error) {
+func (e *Encoder) FromImageOptions(encoded []byte, kind Kind, writer string, o Options) ([]byte, error) {
 	if kind.VkFormat() == 0 {
 		return nil, errAt(-1, "unknown kind %d", int(kind))
 	}
@@ -59,7 +66,7 @@ func FromImageOptions(encoded []byte, kind Kind, writer string, o Options) ([]by
 	if o.Codec == CodecRGBA8 {
 		return Encode(levels, kind, writer)
 	}
-	return EncodeBasis(levels, kind, writer, o)
+	return e.EncodeBasis(levels, kind, writer, o)
 }
 
 // decodeImage bounds, decodes and converts a PNG or JPEG to RGBA8.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -196,5 +197,42 @@ func TestBasisDeterministicAcrossGOMAXPROCS(t *testing.T) {
 			}
 			assert.True(t, bytes.Equal(first, b), "%v: GOMAXPROCS %d wrote different bytes than GOMAXPROCS 1", c, procs)
 		}
+	}
+}
+
+// One Encoder used for several textures at once, and again after Close,
+// writes the same bytes as EncodeBasis with an Encoder of its own: it
+// carries nothing from one texture to the next.
+func TestEncoderSharedMatchesOneShot(t *testing.T) {
+	var inputs [][]Level
+	for _, base := range []Level{ramp(37, 21), sharpPattern(64, 48), solid(9, 9, [4]byte{10, 200, 30, 255})} {
+		lv, err := MipChain(base, KindColor)
+		require.NoError(t, err)
+		inputs = append(inputs, lv)
+	}
+	var want [][]byte
+	for _, lv := range inputs {
+		for _, c := range []Codec{CodecUASTC, CodecETC1S} {
+			b, err := EncodeBasis(lv, KindColor, testWriter, Options{Codec: c})
+			require.NoError(t, err)
+			want = append(want, b)
+		}
+	}
+	var e Encoder
+	for round := range 2 {
+		got := make([][]byte, len(want))
+		errs := make([]error, len(want))
+		var wg sync.WaitGroup
+		for i := range want {
+			wg.Go(func() {
+				got[i], errs[i] = e.EncodeBasis(inputs[i/2], KindColor, testWriter, Options{Codec: []Codec{CodecUASTC, CodecETC1S}[i%2]})
+			})
+		}
+		wg.Wait()
+		for i := range want {
+			require.NoError(t, errs[i])
+			assert.True(t, bytes.Equal(want[i], got[i]), "round %d texture %d", round, i)
+		}
+		e.Close()
 	}
 }
