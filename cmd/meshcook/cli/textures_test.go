@@ -14,7 +14,9 @@ import (
 // The texture flags reach the written files: the sample box's 8×8
 // base-color checker is ETC1S by default (auto, color), UASTC or RGBA8 when
 // asked, per slot through --texture-slot, and shrunk by --max-texture-size;
-// inspect names the codec; bad values are usage errors.
+// inspect names the codec; every file passes meshcheck.py (RGBA8) or, for
+// the Basis codecs it refuses, ktx-parse and three's transcoder (the
+// meshcheck helper); bad values are usage errors.
 func TestCookTextureModes(t *testing.T) {
 	for _, c := range []struct {
 		args   []string
@@ -45,6 +47,7 @@ func TestCookTextureModes(t *testing.T) {
 		inspectAsJSON(t, tex, &ks)
 		assert.Equal(t, c.format, ks.Format, "%v", c.args)
 		assert.Equal(t, "srgb", ks.ColorSpace, "%v", c.args)
+		meshcheck(t, []string{tex})
 	}
 	for _, bad := range [][]string{
 		{"--textures", "bc7"},
