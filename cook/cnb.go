@@ -58,6 +58,9 @@ func cnbResources(job Job, c *cooked, opts Options) ([]cnbResource, []string, er
 		if s.Material >= len(scene.Materials) {
 			return nil, nil, fmt.Errorf("submesh %d: material %d out of range (%d materials)", i, s.Material, len(scene.Materials))
 		}
+		if s.TriangleCount() == 0 {
+			continue // no payload for a submesh without triangles (cookJob counts the drop)
+		}
 		if s.Material >= 0 {
 			usedMaterials[s.Material] = true
 		}

@@ -94,30 +94,56 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		}
 	}
 
+	// A source with no triangles left writes no mesh outputs (no .hmesh,
+	// .hmat, .ktx2 or .msh7, no world resources), only what it carries
+	// besides (its .hanim), and says so in one counted drop.
+	empty := c.report.Triangles == 0
+
 	sw.Begin(StagePack)
 	var files []outputFile
 	for _, t := range targets {
 		var out []outputFile
 		var err error
-		switch t {
-		case TargetHMesh:
+		switch {
+		case empty && t == TargetHMesh:
+			clip, warnings, herr := packHAnim(job, c)
+			if herr != nil {
+				err = fmt.Errorf("hanim: %w", herr)
+			} else if clip != nil {
+				out = append(out, *clip)
+			}
+			for _, w := range warnings {
+				res.warnings = append(res.warnings, job.Source+": "+w)
+			}
+		case empty:
+		case t == TargetHMesh:
 			out, err = packHMesh(job, c, opts)
 			if err == nil {
 				more, warnings, cerr := packCompanions(job, c, opts.Textures) // .hanim, .ktx2
 				out, err = append(out, more...), cerr
 				res.warnings = append(res.warnings, warnings...)
 			}
-		case TargetMSH7:
+		case t == TargetMSH7:
 			out, err = packMSH7(job, c, opts)
-		case TargetCNB:
+		case t == TargetCNB:
 			var warnings []string
 			res.cnb, warnings, err = cnbResources(job, cFlat, opts)
 			res.warnings = append(res.warnings, warnings...)
+			if n := emptySubmeshes(cFlat.scene); n > 0 {
+				d := DropReport{Source: job.Rel, What: "submeshes with no triangles: no world mesh payload written", Count: n}
+				res.drops = append(res.drops, d)
+				res.warnings = append(res.warnings, fmt.Sprintf("%s: dropped %d %s", job.Source, d.Count, d.What))
+			}
 		}
 		if err != nil {
 			return jobResult{err: packError(job, string(t), err), warnings: res.warnings}
 		}
 		files = append(files, out...)
+	}
+	if empty {
+		d := DropReport{Source: job.Rel, What: EmptyDrop, Count: 1}
+		res.drops = append(res.drops, d)
+		res.warnings = append(res.warnings, fmt.Sprintf("%s: dropped %d %s", job.Source, d.Count, d.What))
 	}
 
 	// Every output is validated at once (up to GOMAXPROCS); the first
@@ -141,6 +167,22 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 	res.files = files // runJob commits them (StageWrite)
 	res.mesh = &c.report
 	return res
+}
+
+// EmptyDrop is the drop (DropReport.What) of a source with no triangles:
+// none of its mesh outputs is written (its .hanim still is, when it has
+// clips).
+const EmptyDrop = "no triangles: no mesh written"
+
+// emptySubmeshes counts the submeshes left with no triangles.
+func emptySubmeshes(scene *mesh.Scene) int {
+	n := 0
+	for i := range scene.Submeshes {
+		if scene.Submeshes[i].TriangleCount() == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // dropReports names each of the scene's drops by its file: the job's

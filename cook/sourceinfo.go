@@ -70,6 +70,19 @@ func InspectSource(path string, opts Options) (*SourceInfo, error) {
 			info.Skinned++
 		}
 	}
+	// Canonicalization drops degenerate triangles: a source left with
+	// none writes no mesh, as the cook says in its drop (cookJob).
+	kept := 0
+	for i := range scene.Submeshes {
+		s := scene.Submeshes[i] // a shallow copy: DropDegenerate replaces Indices only
+		mesh.DropDegenerate(&s)
+		kept += s.TriangleCount()
+	}
+	if kept == 0 {
+		d := DropReport{Source: job.Rel, What: EmptyDrop, Count: 1}
+		info.Dropped = append(info.Dropped, d)
+		info.Warnings = append(info.Warnings, fmt.Sprintf("dropped %d %s", d.Count, d.What))
+	}
 	for _, a := range scene.Animations {
 		info.Channels += len(a.Channels)
 		if len(a.Channels) == 0 {

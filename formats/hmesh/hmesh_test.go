@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
@@ -151,7 +153,6 @@ func TestRoundTrip(t *testing.T) {
 	}
 	for name, f := range map[string]*File{
 		"tri":    triFile(),
-		"empty":  {Desc: Desc{MeshletMaxVerts: 64, MeshletMaxTris: 124}},
 		"sphere": build(t, sphereMesh(9, 16, 2, 64, 124)),
 		"rich":   richFile(t),
 		"u32":    big,
@@ -361,4 +362,15 @@ func TestValidateMeshletCoverageSafe(t *testing.T) {
 	if err := ValidateMeshletCoverage(f); err == nil || !strings.Contains(err.Error(), "do not hold exactly") {
 		t.Fatalf("coverage = %v", err)
 	}
+}
+
+// Encode refuses a file with no triangles: an empty mesh is never written.
+func TestEncodeRefusesEmpty(t *testing.T) {
+	_, err := Encode(&File{Desc: Desc{MeshletMaxVerts: 64, MeshletMaxTris: 124}})
+	require.ErrorContains(t, err, "hmesh: no triangles: an empty mesh is not written")
+	f := triFile()
+	f.Indices, f.Meshlets, f.MeshletVertices, f.MeshletTriangles, f.MeshletBounds = nil, nil, nil, nil, nil
+	f.Submeshes = nil
+	_, err = Encode(f)
+	require.ErrorContains(t, err, "no triangles")
 }

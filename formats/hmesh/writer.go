@@ -41,7 +41,8 @@ func (f *File) hasLods() bool {
 // VTXS, IDXS, MLET, MLVR, MLTR, MLBN, MTRL, SUBM, then SKIN, SKEL, LODI, LODT,
 // MRPH, then CLHD, CLSM, CLUS, CLVR, CLTR, CLBN, CLGR, CLGM, CLND when
 // present; payloads 16-byte aligned with zero padding. f is not
-// modified. Unknown chunks are not written.
+// modified. Unknown chunks are not written. A file with no triangles is
+// refused: an empty mesh is never written.
 func Encode(f *File) ([]byte, error) {
 	if f == nil {
 		return nil, &FormatError{Offset: -1, Msg: "nil file"}
@@ -50,6 +51,9 @@ func Encode(f *File) ([]byte, error) {
 	g.Desc = descFor(f)
 	if err := Validate(&g); err != nil {
 		return nil, err
+	}
+	if len(f.Indices) == 0 {
+		return nil, &FormatError{Offset: -1, Msg: "no triangles: an empty mesh is not written"}
 	}
 	d := g.Desc
 

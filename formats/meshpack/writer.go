@@ -8,10 +8,17 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// Encode validates p and returns its raw (uncompressed) bytes.
+// Encode validates p and returns its raw (uncompressed) bytes. An entry
+// with no triangles is refused: an empty mesh is never written (Decode
+// still reads one).
 func Encode(p *Pack) ([]byte, error) {
 	if err := Validate(p); err != nil {
 		return nil, err
+	}
+	for i := range p.Entries {
+		if len(p.Entries[i].Indices) == 0 {
+			return nil, fmt.Errorf("meshpack: entry %d %q: no triangles: an empty mesh is not written", i, p.Entries[i].Name)
+		}
 	}
 	size := HeaderSize
 	vs := p.Family.VertexSize()

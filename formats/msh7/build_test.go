@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -172,17 +174,16 @@ func TestSubmeshInput(t *testing.T) {
 	}
 }
 
-// An empty mesh is a bare header; vertices no meshlet references are
-// dropped.
+// An empty mesh builds to no meshlets (vertices no meshlet references are
+// dropped), and Encode refuses it: an empty mesh is never written. The
+// reader still accepts the bare header older cooks wrote.
 func TestBuildEmpty(t *testing.T) {
 	for _, in := range []Input{{}, {Positions: staticQuad().Positions, Normals: staticQuad().Normals}} {
 		f := mustBuild(t, in)
-		b := mustEncode(t, f)
-		if len(b) != HeaderSize {
-			t.Fatalf("%d bytes, want the %d-byte header alone", len(b), HeaderSize)
-		}
-		if _, err := Decode(b); err != nil {
-			t.Fatal(err)
-		}
+		require.Empty(t, f.Positions)
+		_, err := Encode(f)
+		require.ErrorContains(t, err, "msh7: no triangles: an empty mesh is not written")
 	}
+	_, err := Decode(append([]byte("7HSM"), make([]byte, HeaderSize-4)...))
+	require.NoError(t, err)
 }

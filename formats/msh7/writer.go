@@ -8,10 +8,14 @@ import (
 // Encode validates f and returns its bytes: the 120-byte header, then every
 // stream in order with nothing between them (see the package doc). Raw byte
 // streams are written at their logical length; padding them to a 4-byte
-// boundary is the GPU upload's business (formats.md §4).
+// boundary is the GPU upload's business (formats.md §4). A payload with no
+// triangles is refused: an empty mesh is never written.
 func Encode(f *File) ([]byte, error) {
 	if err := Validate(f); err != nil {
 		return nil, err
+	}
+	if len(f.Primitives) == 0 {
+		return nil, &FormatError{Offset: -1, Msg: "no triangles: an empty mesh is not written"}
 	}
 	c := f.fileCounts()
 	lay, _ := layoutOf(c) // Validate checked it

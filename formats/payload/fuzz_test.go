@@ -5,6 +5,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func staticSeeds(f *testing.F) {
@@ -14,7 +16,7 @@ func staticSeeds(f *testing.F) {
 	f.Add(mustEncode(f, q))
 	q.Heightfield = &Heightfield{Rows: 1, Cols: 3, Heights: []float32{1, 2, 3}}
 	f.Add(mustEncode(f, q))
-	f.Add(mustEncode(f, &Static{}))
+	f.Add(make([]byte, 8)) // no vertices, no indices: read, never written
 	f.Add([]byte("\x00\x00\x00\x00\x00\x00\x00\x00LODS\x01\x00\x00\x00"))
 }
 
@@ -37,6 +39,10 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		out, err := Encode(m)
+		if len(m.Indices) == 0 {
+			require.ErrorContains(t, err, "no triangles", "an empty payload is read, never written")
+			return
+		}
 		if err != nil {
 			t.Fatalf("Encode rejects what Parse accepted: %v", err)
 		}
@@ -57,7 +63,9 @@ func FuzzDecode(f *testing.F) {
 			checkErr(t, err)
 		} else {
 			out, err := Encode(m)
-			if err != nil || !bytes.HasPrefix(b, out) {
+			if len(m.Indices) == 0 {
+				require.ErrorContains(t, err, "no triangles", "an empty payload is read, never written")
+			} else if err != nil || !bytes.HasPrefix(b, out) {
 				t.Fatalf("Decode result does not re-encode to a prefix: %v", err)
 			}
 		}
@@ -88,7 +96,7 @@ func FuzzDecodeSkinned(f *testing.F) {
 	}, 4)
 	m.LODs = quadLODs()
 	f.Add(mustEncodeSkinned(f, m))
-	f.Add(mustEncodeSkinned(f, &Skinned{}))
+	f.Add(append([]byte(MagicSkinned), make([]byte, 12)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := DecodeSkinnedWithLODs(b)
 		if err != nil {
@@ -99,6 +107,10 @@ func FuzzDecodeSkinned(f *testing.F) {
 			return
 		}
 		out, err := EncodeSkinned(m)
+		if len(m.Indices) == 0 {
+			require.ErrorContains(t, err, "no triangles", "an empty payload is read, never written")
+			return
+		}
 		if err != nil {
 			t.Fatalf("EncodeSkinned rejects a decoded payload: %v", err)
 		}
@@ -106,4 +118,22 @@ func FuzzDecodeSkinned(f *testing.F) {
 			t.Fatal("DecodeSkinnedWithLODs → EncodeSkinned is not the identity")
 		}
 	})
+}
+
+// The writers refuse a payload with no triangles (vertices or not): an
+// empty mesh is never written, while the readers still accept one.
+func TestEncodeRefusesEmpty(t *testing.T) {
+	q := quad()
+	q.Indices = nil
+	_, err := Encode(q)
+	require.ErrorContains(t, err, "payload: no triangles: an empty mesh is not written")
+	_, err = Encode(&Static{})
+	require.ErrorContains(t, err, "no triangles")
+	sk := skinned()
+	sk.Indices = nil
+	_, err = EncodeSkinned(sk)
+	require.ErrorContains(t, err, "payload: no triangles: an empty mesh is not written")
+	m, err := Parse(make([]byte, 8))
+	require.NoError(t, err, "an empty payload older cooks wrote is still read")
+	require.Empty(t, m.Indices)
 }

@@ -10,10 +10,14 @@ import (
 // set. With neither it is the seed's serialise (the legacy single-LOD
 // bytes); with LODs it is serialise_with_lods; with a heightfield it is
 // serialise_with_lods followed by serialise_heightfield_trailer. It runs
-// Validate first and writes nothing for an invalid payload.
+// Validate first and writes nothing for an invalid payload or one with no
+// triangles.
 func Encode(m *Static) ([]byte, error) {
 	if err := Validate(m); err != nil {
 		return nil, err
+	}
+	if len(m.Indices) == 0 {
+		return nil, errEmpty()
 	}
 	size := 4 + VertexSize*len(m.Vertices) + 4 + 2*len(m.Indices) + lodsSize(m.LODs)
 	if m.Heightfield != nil {
@@ -32,6 +36,13 @@ func Encode(m *Static) ([]byte, error) {
 	return b, nil
 }
 
+// errEmpty is the writers' refusal of a payload with no triangles: an
+// empty mesh is never written (the cook writes no payload for a submesh
+// without triangles).
+func errEmpty() error {
+	return &FormatError{Offset: -1, Msg: "no triangles: an empty mesh is not written"}
+}
+
 // AppendHeightfield appends the HFLD trailer (seed:
 // serialise_heightfield_trailer) to dst, which should be a static payload
 // ending after its optional LODS block: "HFLD", u32 rows, u32 cols,
@@ -47,10 +58,14 @@ func AppendHeightfield(dst []byte, h *Heightfield) ([]byte, error) {
 // serialise_skinned_with_lods): "SKMV", vertices, LOD0 indices, the joint
 // block (always, even with no joints), then MRPS when m.Morphs has targets
 // and LODS when m.LODs is non-empty. Without morphs and LODs the bytes are
-// the legacy skinned payload. It runs ValidateSkinned first.
+// the legacy skinned payload. It runs ValidateSkinned first and, like
+// Encode, refuses a payload with no triangles.
 func EncodeSkinned(m *Skinned) ([]byte, error) {
 	if err := ValidateSkinned(m); err != nil {
 		return nil, err
+	}
+	if len(m.Indices) == 0 {
+		return nil, errEmpty()
 	}
 	size := 4 + 4 + SkinnedVertexSize*len(m.Vertices) + 4 + 2*len(m.Indices) + 4 + lodsSize(m.LODs)
 	for i := range m.Joints {

@@ -16,7 +16,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/meshcook/meshcook/formats/hmesh"
 	"github.com/meshcook/meshcook/internal/testkit"
 )
 
@@ -133,10 +132,9 @@ func TestInspectPNGErrors(t *testing.T) {
 	require.Equal(t, ExitOK, code, stderr)
 	box := filepath.Join(out, "box.hmesh")
 	png := filepath.Join(t.TempDir(), "x.png")
-	empty := filepath.Join(t.TempDir(), "empty.hmesh")
-	b, err := hmesh.Encode(&hmesh.File{Desc: hmesh.Desc{MeshletMaxVerts: 64, MeshletMaxTris: 124}})
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(empty, b, 0o644))
+	// An empty .hmesh as older cooks wrote it (hmesh.Encode now refuses
+	// one): it reads, but has nothing to draw.
+	empty := filepath.Join("testdata", "empty", "legacy-empty.hmesh")
 	for _, c := range []struct {
 		args []string
 		code int
@@ -160,7 +158,7 @@ func TestInspectPNGErrors(t *testing.T) {
 		assert.Equal(t, c.code, code, "%v: %s", c.args, stderr)
 		assert.Contains(t, stderr, c.want, "%v", c.args)
 	}
-	_, err = os.Stat(png)
+	_, err := os.Stat(png)
 	assert.True(t, os.IsNotExist(err), "a failed inspect --png wrote %s", png)
 
 	// Names that are not there list the ones that are.

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/meshcook/meshcook/cook"
 	"github.com/meshcook/meshcook/formats/hmesh"
 	"github.com/meshcook/meshcook/formats/msh7"
 	"github.com/meshcook/meshcook/internal/testkit"
@@ -43,6 +46,9 @@ func TestCookCorpusMSH7(t *testing.T) {
 		}
 		stem := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 		b, err := os.ReadFile(filepath.Join(out, stem+".hmesh"))
+		if errors.Is(err, fs.ErrNotExist) && strings.Contains(stderr, cook.EmptyDrop) {
+			continue // no triangles: no mesh outputs, the drop says so
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,7 +50,8 @@ bytes keeps the old mtimes; build.ninja re-plans itself when a source or a
 file one references changes (an asset that gains a texture gains an
 output). Make rules use grouped targets (GNU make 4.3) and touch their
 outputs. A source that does not cook gets an edge declaring .hmesh and .hmat
-(the build then fails on it) and a warning.
+(the build then fails on it) and a warning; one that writes nothing (no
+triangles and no clips) gets no edge and a warning.
 
 --bazel writes a BUILD file with one meshcook_asset per source (bazel/defs.bzl)
 listing the files it references as data (found by importing each source),
@@ -238,14 +239,23 @@ func planOutputs(ctx context.Context, all []plannedJob, o planOptions, stderr io
 				continue
 			}
 			// A source that does not cook: its edge declares what every
-			// cook writes, and fails when it runs.
+			// cook writes, and fails when it runs. One that cooks to
+			// nothing (no triangles, no clips) gets no edge.
 			pj := &all[i]
-			pj.failed = "does not cook"
 			for _, e := range rep.Errors {
 				if strings.Contains(e, pj.job.Source) {
 					pj.failed = e
 					break
 				}
+			}
+			if pj.failed == "" && slices.ContainsFunc(rep.Dropped, func(d cook.DropReport) bool {
+				return d.What == cook.EmptyDrop && d.Source == pj.job.Rel
+			}) {
+				fmt.Fprintf(stderr, "warning: plan: %s: %s (no edge)\n", pj.job.Source, cook.EmptyDrop)
+				continue
+			}
+			if pj.failed == "" {
+				pj.failed = "does not cook"
 			}
 			for _, ext := range []string{".hmesh", ".hmat"} {
 				pj.outputs = append(pj.outputs, filepath.Join(o.cookOut, filepath.FromSlash(pj.job.Name)+ext))
@@ -297,6 +307,9 @@ func ninjaFile(jobs []plannedJob, o planOptions, bin string, args []string) stri
 	}
 	fmt.Fprintf(&b, "\nbuild %s: plan | %s\n", ninjaPath(o.out), ninjaPaths(planIn))
 	for _, pj := range jobs {
+		if len(pj.outputs) == 0 {
+			continue // a source that writes nothing
+		}
 		j := pj.job
 		dep := pj.depfile(o)
 		fmt.Fprintf(&b, "\nbuild %s: cook %s\n", ninjaPaths(pj.outputs), ninjaPath(j.Source))
@@ -334,6 +347,9 @@ func makeFile(jobs []plannedJob, o planOptions, bin string) string {
 	b.WriteString(".PHONY: all\n")
 	fmt.Fprintf(&b, "all: %s\n", makePaths(outs))
 	for _, pj := range jobs {
+		if len(pj.outputs) == 0 {
+			continue // a source that writes nothing
+		}
 		j := pj.job
 		dep := pj.depfile(o)
 		quoted := make([]string, len(pj.outputs))
