@@ -119,7 +119,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		case t == TargetHMesh:
 			out, err = packHMesh(job, c, opts)
 			if err == nil {
-				more, warnings, cerr := packCompanions(job, c, opts.Textures) // .hanim, .ktx2
+				more, warnings, cerr := packCompanions(ctx, job, c, opts.Textures) // .hanim, .ktx2
 				out, err = append(out, more...), cerr
 				res.warnings = append(res.warnings, warnings...)
 			}
@@ -139,6 +139,9 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 			return jobResult{err: packError(job, string(t), err), warnings: res.warnings}
 		}
 		files = append(files, out...)
+	}
+	if err := ctx.Err(); err != nil {
+		return jobResult{err: err} // the pack stage skips its work once ctx is done
 	}
 	if empty {
 		d := DropReport{Source: job.Rel, What: EmptyDrop, Count: 1}
@@ -273,25 +276,28 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 
 // processSubmesh cooks submesh i into c's slots i: canonical streams,
 // vertex-cache order, then the LOD chain on one goroutine while this one
-// builds meshlets and their bounds. A done ctx stops the LOD chain, the
-// longest stage, within milliseconds (simplify.ChainContext).
+// builds meshlets and their bounds. A done ctx stops each step, the LOD
+// chain's included (simplify.ChainContext), as it goes with ctx's error.
 func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *cooked, opts Options, sw *stopwatch) (mesh.CanonicalReport, error) {
 	fail := func(what string, err error) error {
 		return &InputError{Path: job.Source, Err: fmt.Errorf("submesh %d (%s): %s%w", i, s.Name, what, err)}
 	}
 	units := max(s.TriangleCount(), 1) // this submesh's share of each stage's progress
 	t := sw.Start(StageCanonicalize, units)
-	cr, err := mesh.Canonicalize(s, mesh.CanonicalOptions{})
+	cr, err := mesh.CanonicalizeContext(ctx, s, mesh.CanonicalOptions{})
 	t.Stop()
 	if err != nil {
-		return cr, fail("", err)
+		return cr, ctxOr(ctx, fail("", err))
 	}
 
 	// Classic index path: vertex-cache order for IDXS, then vertices in
 	// first-use order so index reads walk VTXS forwards. Meshlets and
 	// LODs are built on the reordered streams.
 	t = sw.Start(StageReorder, units)
-	s.Indices = vertexCacheOrder(s.Indices, len(s.Positions))
+	s.Indices, err = vertexCacheOrderContext(ctx, s.Indices, len(s.Positions))
+	if err != nil {
+		return cr, err // only a done ctx stops it
+	}
 	mesh.ReorderVerticesByFirstUse(s)
 	pos := positions3(s.Positions)
 	c.positions[i] = pos
@@ -310,12 +316,12 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 		})
 	})
 	t = sw.Start(StageMeshlets, units)
-	r, err := meshlet.Build(s.Indices, pos, opts.Meshlet)
+	r, err := meshlet.BuildContext(ctx, s.Indices, pos, opts.Meshlet)
 	t.Stop()
 	if err == nil {
 		c.meshlets[i] = r
 		t = sw.Start(StageBounds, units)
-		c.mbounds[i] = meshlet.ComputeAllBounds(r, pos)
+		c.mbounds[i], err = meshlet.ComputeAllBoundsContext(ctx, r, pos)
 		t.Stop()
 	}
 	wg.Wait()
@@ -333,11 +339,11 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 		case errors.As(cerr, &ie):
 			return cr, cerr
 		case cerr != nil:
-			return cr, fail("cluster lod: ", cerr)
+			return cr, ctxOr(ctx, fail("cluster lod: ", cerr))
 		}
 	}
 	switch {
-	case lodErr != nil && ctx.Err() != nil:
+	case ctx.Err() != nil:
 		return cr, ctx.Err() // cancelled, not a fault of the source
 	case lodErr != nil:
 		var ie *InternalError
@@ -420,10 +426,26 @@ const refineMaxTris = 1 << 14
 
 // vertexCacheOrder is the cook's vertex-cache order of one index buffer.
 func vertexCacheOrder(indices []uint32, vertexCount int) []uint32 {
+	out, _ := vertexCacheOrderContext(context.Background(), indices, vertexCount)
+	return out
+}
+
+// vertexCacheOrderContext is vertexCacheOrder that stops when ctx is done
+// (its only error).
+func vertexCacheOrderContext(ctx context.Context, indices []uint32, vertexCount int) ([]uint32, error) {
 	if len(indices)/3 > refineMaxTris {
-		return meshlet.OptimizeVertexCacheGreedy(indices, vertexCount)
+		return meshlet.OptimizeVertexCacheGreedyContext(ctx, indices, vertexCount)
 	}
-	return meshlet.OptimizeVertexCache(indices, vertexCount)
+	return meshlet.OptimizeVertexCacheContext(ctx, indices, vertexCount)
+}
+
+// ctxOr is ctx's error when ctx is done (a step stopped by cancellation
+// is not a fault of the source), else err.
+func ctxOr(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 // lodReports sums each level over the submeshes; a stalled level draws its

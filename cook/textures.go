@@ -1,6 +1,7 @@
 package cook
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"slices"
@@ -212,7 +213,7 @@ func textureUses(scene *mesh.Scene, order []int) map[int]*textureUse {
 //
 // Files come out in image index order, so outputs do not depend on
 // material order beyond the color/data decision.
-func packTextures(job Job, c *cooked, to TextureOptions) ([]outputFile, []string) {
+func packTextures(ctx context.Context, job Job, c *cooked, to TextureOptions) ([]outputFile, []string) {
 	scene := c.scene
 	used := make([]int, len(scene.Submeshes))
 	for i, s := range scene.Submeshes {
@@ -234,7 +235,7 @@ func packTextures(job Job, c *cooked, to TextureOptions) ([]outputFile, []string
 	enc := make([]encoded, len(scene.Images))
 	var encoder ktx2.Encoder
 	par.Each(len(scene.Images), func(img int) {
-		if u := uses[img]; u != nil && scene.Images[img].Data != nil {
+		if u := uses[img]; u != nil && scene.Images[img].Data != nil && ctx.Err() == nil {
 			kind := ktx2.KindData
 			if u.color {
 				kind = ktx2.KindColor
@@ -287,7 +288,7 @@ func validateKTX2(b []byte) func() error {
 // packCompanions builds what the hmesh target writes beside the .hmesh and
 // .hmat: the .hanim clips and the .ktx2 textures. Warnings are prefixed
 // with the source path, like the importer's.
-func packCompanions(job Job, c *cooked, to TextureOptions) ([]outputFile, []string, error) {
+func packCompanions(ctx context.Context, job Job, c *cooked, to TextureOptions) ([]outputFile, []string, error) {
 	var out []outputFile
 	var warnings []string
 	clip, w, err := packHAnim(job, c)
@@ -298,7 +299,7 @@ func packCompanions(job Job, c *cooked, to TextureOptions) ([]outputFile, []stri
 		out = append(out, *clip)
 	}
 	warnings = append(warnings, w...)
-	tex, w := packTextures(job, c, to)
+	tex, w := packTextures(ctx, job, c, to)
 	out = append(out, tex...)
 	warnings = append(warnings, w...)
 	for i, s := range warnings {

@@ -20,6 +20,7 @@ package mesh
 //   - Normals and tangents: see normals.go and tangents.go.
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -129,7 +130,18 @@ func (s *Submesh) Validate() error {
 // It returns an error wrapping ErrInvalidSubmesh, and leaves s unchanged,
 // when s breaks the Submesh contracts (see Validate).
 func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
+	return CanonicalizeContext(context.Background(), s, opts)
+}
+
+// CanonicalizeContext is Canonicalize that stops when ctx is done, with an
+// error wrapping ctx.Err(). It checks ctx before it starts and between its
+// steps (drop, weld, normals, tangents, final weld); a stopped call may
+// leave s partly rewritten (still valid), so the caller discards it.
+func CanonicalizeContext(ctx context.Context, s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
 	var r CanonicalReport
+	if err := ctxErr(ctx); err != nil {
+		return r, err
+	}
 	if err := s.Validate(); err != nil {
 		return r, err
 	}
@@ -165,9 +177,15 @@ func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
 	if !opts.KeepDegenerate {
 		r.DegenerateDropped = DropDegenerate(s)
 	}
+	if err := ctxErr(ctx); err != nil {
+		return r, err
+	}
 	remap := weld(s)
 	badNormal = remapFlags(badNormal, remap, len(s.Positions))
 	badTangent = remapFlags(badTangent, remap, len(s.Positions))
+	if err := ctxErr(ctx); err != nil {
+		return r, err
+	}
 
 	// Normals: generate, or repair the bad ones from generated corner values.
 	switch {
@@ -193,11 +211,15 @@ func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
 		}
 	}
 
+	if err := ctxErr(ctx); err != nil {
+		return r, err
+	}
+
 	// Tangents: generate when missing, repair stored ones that were bad.
 	switch {
 	case s.Tangents == nil && !opts.NoTangents && s.UV0 != nil && s.Normals != nil:
-		if err := GenerateTangents(s); err != nil {
-			return r, err // unreachable: s was validated and stays valid
+		if err := generateTangents(ctx, s); err != nil {
+			return r, err // a done ctx (s was validated and stays valid)
 		}
 		r.GeneratedTangents = true
 	case s.Tangents != nil:
@@ -215,9 +237,20 @@ func Canonicalize(s *Submesh, opts CanonicalOptions) (CanonicalReport, error) {
 		}
 	}
 
+	if err := ctxErr(ctx); err != nil {
+		return r, err
+	}
 	Weld(s)
 	r.VerticesAfter, r.TrianglesAfter = len(s.Positions), s.TriangleCount()
 	return r, nil
+}
+
+// ctxErr is ctx's error wrapped for this package's callers.
+func ctxErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("mesh: %w", err)
+	}
+	return nil
 }
 
 // Weld merges vertices whose every present stream is bit-identical

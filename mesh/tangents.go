@@ -39,6 +39,7 @@ package mesh
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -63,7 +64,16 @@ func GenerateTangents(s *Submesh) error {
 	if s.UV0 == nil || s.Normals == nil {
 		return fmt.Errorf("mesh: submesh %q: tangents need uv0 and normals", s.Name)
 	}
-	corner := cornerTangents(s)
+	return generateTangents(context.Background(), s)
+}
+
+// generateTangents is GenerateTangents after its checks; a done ctx stops
+// it between steps (s is then unchanged) with ctx's error.
+func generateTangents(ctx context.Context, s *Submesh) error {
+	corner, err := cornerTangents(ctx, s)
+	if err != nil {
+		return err
+	}
 	splitCorners(s, corner)
 	s.Tangents = vec4s(corner, s)
 	return nil
@@ -79,11 +89,14 @@ type triTangent struct {
 }
 
 // cornerTangents returns the tangent of every corner of a valid submesh that
-// has UV0 and Normals.
-func cornerTangents(s *Submesh) []Vec4 {
+// has UV0 and Normals. A done ctx stops it between steps with ctx's error.
+func cornerTangents(ctx context.Context, s *Submesh) ([]Vec4, error) {
 	nt := len(s.Indices) / 3
 	id := identifyCorners(s)
 	tris := make([]triTangent, nt)
+	if err := ctxErr(ctx); err != nil {
+		return nil, err
+	}
 
 	// Per-triangle mapping, in parallel chunks (each triangle its own).
 	par.Ranges(nt, tangentsChunk, func(_, lo, hi int) {
@@ -91,9 +104,18 @@ func cornerTangents(s *Submesh) []Vec4 {
 			triMapping(s, t, &tris[t])
 		}
 	})
+	if err := ctxErr(ctx); err != nil {
+		return nil, err
+	}
 
 	linkNeighbors(s, id, tris)
+	if err := ctxErr(ctx); err != nil {
+		return nil, err
+	}
 	group, groupOrient := buildGroups(id, tris)
+	if err := ctxErr(ctx); err != nil {
+		return nil, err
+	}
 
 	// Evaluate each group: angle-weighted sum of projected tangents. The
 	// angles and projections are per corner, in parallel chunks; the sums
@@ -130,6 +152,9 @@ func cornerTangents(s *Submesh) []Vec4 {
 		}
 	}
 	angle, proj = nil, nil
+	if err := ctxErr(ctx); err != nil {
+		return nil, err
+	}
 
 	// Resolve every corner: its group's tangent, else a borrowed one, else
 	// a perpendicular; always re-orthogonalised against the float32 normal.
@@ -171,7 +196,7 @@ func cornerTangents(s *Submesh) []Vec4 {
 			}
 		}
 	})
-	return out
+	return out, nil
 }
 
 // tangentsChunk is the triangle count of one parallel chunk.

@@ -1,6 +1,7 @@
 package meshlet
 
 import (
+	"context"
 	"math"
 
 	"github.com/meshcook/meshcook/internal/par"
@@ -44,16 +45,30 @@ type boundsScratch struct {
 
 // ComputeAllBounds returns ComputeBounds for every meshlet of r, in order.
 func ComputeAllBounds(r Result, positions [][3]float32) []Bounds {
+	out, _ := ComputeAllBoundsContext(context.Background(), r, positions)
+	return out
+}
+
+// ComputeAllBoundsContext is ComputeAllBounds that stops when ctx is
+// done, with nil and an error wrapping ctx.Err(); it checks ctx before
+// each chunk of boundsChunk meshlets.
+func ComputeAllBoundsContext(ctx context.Context, r Result, positions [][3]float32) ([]Bounds, error) {
 	out := make([]Bounds, len(r.Meshlets))
 	// Meshlets are independent: chunks of them on up to GOMAXPROCS
 	// goroutines, each with its own scratch.
 	par.Ranges(len(r.Meshlets), boundsChunk, func(_, lo, hi int) {
+		if ctx.Err() != nil {
+			return
+		}
 		var sc boundsScratch
 		for m := lo; m < hi; m++ {
 			out[m] = computeBounds(r, m, positions, &sc)
 		}
 	})
-	return out
+	if err := ctxErr(ctx); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // boundsChunk is the meshlet count of one parallel chunk of bounds.

@@ -1,6 +1,7 @@
 package meshlet
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -110,6 +111,16 @@ var ErrInvalidMesh = errors.New("meshlet: invalid mesh")
 //     options are an error from Options.Validate wrapping ErrInvalidOptions;
 //   - the output depends only on the arguments (deterministic).
 func Build(indices []uint32, positions [][3]float32, opts Options) (Result, error) {
+	return BuildContext(context.Background(), indices, positions, opts)
+}
+
+// BuildContext is Build that stops when ctx is done, with an error
+// wrapping ctx.Err(). It checks ctx before it starts and, on meshes built
+// in parts (more than partTriangles triangles), before each part.
+func BuildContext(ctx context.Context, indices []uint32, positions [][3]float32, opts Options) (Result, error) {
+	if err := ctxErr(ctx); err != nil {
+		return Result{}, err
+	}
 	if err := opts.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -137,7 +148,7 @@ func Build(indices []uint32, positions [][3]float32, opts Options) (Result, erro
 		return Result{}, nil
 	}
 	if len(indices)/3 > partTriangles {
-		return buildSplit(indices, positions, opts), nil
+		return buildSplit(ctx, indices, positions, opts)
 	}
 	return build(indices, positions, opts), nil
 }

@@ -1,6 +1,7 @@
 package meshlet
 
 import (
+	"context"
 	"runtime"
 	"slices"
 
@@ -40,7 +41,7 @@ const (
 // on up to GOMAXPROCS goroutines, and the results are concatenated in part
 // order. The partition depends only on the input, so the output is the
 // same for every GOMAXPROCS.
-func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
+func buildSplit(ctx context.Context, indices []uint32, positions [][3]float32, opts Options) (Result, error) {
 	n := len(indices) / 3
 	parts := (n + partTriangles - 1) / partTriangles
 	// Geometry in fixed chunks of partTriangles, in parallel; the chunk
@@ -84,9 +85,15 @@ func buildSplit(indices []uint32, positions [][3]float32, opts Options) Result {
 	results := make([]Result, parts)
 	workers := make([]partWorker, min(runtime.GOMAXPROCS(0), parts))
 	par.Workers(parts, len(workers), func(w, p int) {
+		if ctx.Err() != nil {
+			return // the parts left are not built
+		}
 		results[p] = workers[w].build(order[off[p]:off[p+1]], indices, geom, len(positions), opts, radius)
 	})
-	return join(results, len(indices))
+	if err := ctxErr(ctx); err != nil {
+		return Result{}, err
+	}
+	return join(results, len(indices)), nil
 }
 
 // partWorker is one goroutine's state, reused across the parts it builds.

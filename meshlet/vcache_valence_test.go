@@ -1,6 +1,7 @@
 package meshlet
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,7 +20,8 @@ func fanIndices(n int) ([]uint32, int) {
 // vcacheWork runs the greedy search and the refine pass on idx and
 // returns the work each counted per triangle.
 func vcacheWork(t *testing.T, idx []uint32, vc int) (greedy, refine float64) {
-	out, g := greedyVertexCache(idx, vc, newVcacheTables())
+	out, g, err := greedyVertexCache(context.Background(), idx, vc, newVcacheTables())
+	require.NoError(t, err)
 	require.Equal(t, sortedTriangles(idx), sortedTriangles(out))
 	r := newVcacheRefiner(out, vc)
 	r.sweep()
