@@ -71,13 +71,10 @@ func writeSamples(t *testing.T, dir string) []sample {
 // verdict and summary.
 func runMeshcheck(t *testing.T, samples []sample) {
 	t.Helper()
-	tool := filepath.Join(testkit.Shared(t, "tools"), "meshcheck.py")
-	if _, err := os.Stat(tool); err != nil {
-		t.Skipf("meshcheck.py not available: %v", err)
-	}
+	tool := testkit.Meshcheck(t) // skips, or fails under CI, without it or python3
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not on PATH; meshcheck cross-check skipped")
+		t.Fatal(err) // testkit.Meshcheck found it
 	}
 	args := []string{tool, "--json"}
 	for _, s := range samples {
@@ -169,10 +166,7 @@ func runKTXParse(t *testing.T, samples []sample) {
 	dir := filepath.Join(testkit.RepoRoot(t), "formats", "ktx2", "testdata", "node")
 	unavailable := func(why string) {
 		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("ktx-parse cross-check cannot run in CI: %s (install with `npm ci --prefix formats/ktx2/testdata/node`)", why)
-		}
-		t.Skipf("ktx-parse cross-check skipped: %s (install with `npm ci --prefix formats/ktx2/testdata/node`)", why)
+		testkit.Missing(t, "ktx-parse cross-check cannot run: %s (install with `npm ci --prefix formats/ktx2/testdata/node`)", why)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -296,7 +290,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(paths) == 0 {
-		t.Skipf("no PNG or JPEG under %s", root)
+		testkit.Missing(t, "no PNG or JPEG under %s", root)
 	}
 	out := t.TempDir()
 	var samples []sample

@@ -61,4 +61,8 @@ for (const file of process.argv.slice(2)) {
 		console.log(JSON.stringify({ file, error: String(e) }));
 	}
 }
-process.exit(failed ? 1 : 0);
+// exitCode, not process.exit(): stdout to a pipe is written
+// asynchronously once the pipe is full (a reader slowed by load), and
+// process.exit() drops what is still queued: the lines of the last files
+// were lost ("printed nothing").
+process.exitCode = failed ? 1 : 0;
