@@ -28,9 +28,9 @@ func bigHeightfield(t *testing.T, dir string, side int) {
 }
 
 // A cancelled context stops a cook inside its long loops (canonicalize,
-// vertex-cache order, meshlets, bounds), not after them: cancelled 20 ms
-// into each stage, Run returns an error wrapping context.Canceled soon
-// after, and writes nothing. LODs are off (simplify's own cancellation is its package's).
+// vertex-cache order, LODs, meshlets, bounds), not after them: cancelled
+// 20 ms into each stage, Run returns an error wrapping context.Canceled
+// soon after, and writes nothing.
 // The bound on the time is generous; the test logs what it measured.
 func TestCancelStopsLongStages(t *testing.T) {
 	if testing.Short() {
@@ -40,14 +40,13 @@ func TestCancelStopsLongStages(t *testing.T) {
 	bigHeightfield(t, dir, 600)
 	jobs, err := Plan([]string{dir})
 	require.NoError(t, err)
-	for _, stage := range []string{StageCanonicalize, StageReorder, StageMeshlets, StageBounds} {
+	for _, stage := range []string{StageCanonicalize, StageReorder, StageLODs, StageMeshlets, StageBounds} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var once sync.Once
 		var mu sync.Mutex
 		var at time.Time
 		opts := DefaultOptions()
 		opts.OutDir = t.TempDir()
-		opts.LOD.Ratios = nil
 		opts.StageProgress = func(e StageEvent) {
 			if e.Stage == stage {
 				once.Do(func() {

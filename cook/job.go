@@ -124,7 +124,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 				res.warnings = append(res.warnings, warnings...)
 			}
 		case t == TargetMSH7:
-			out, err = packMSH7(job, c, opts)
+			out, err = packMSH7(ctx, job, c, opts)
 		case t == TargetCNB:
 			var warnings []string
 			res.cnb, warnings, err = cnbResources(job, cFlat, opts)
@@ -409,7 +409,9 @@ func buildLODs(ctx context.Context, s *mesh.Submesh, pos [][3]float32, generated
 	}
 	for i := range levels {
 		if len(levels[i].Indices) > 0 {
-			levels[i].Indices = vertexCacheOrder(levels[i].Indices, len(pos))
+			if levels[i].Indices, err = vertexCacheOrderContext(ctx, levels[i].Indices, len(pos)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return levels, nil
@@ -424,14 +426,8 @@ func buildLODs(ctx context.Context, s *mesh.Submesh, pos [][3]float32, generated
 // milliseconds: buffers of up to 2^14 triangles (the bunny).
 const refineMaxTris = 1 << 14
 
-// vertexCacheOrder is the cook's vertex-cache order of one index buffer.
-func vertexCacheOrder(indices []uint32, vertexCount int) []uint32 {
-	out, _ := vertexCacheOrderContext(context.Background(), indices, vertexCount)
-	return out
-}
-
-// vertexCacheOrderContext is vertexCacheOrder that stops when ctx is done
-// (its only error).
+// vertexCacheOrderContext is the cook's vertex-cache order of one index
+// buffer; a done ctx stops it (its only error).
 func vertexCacheOrderContext(ctx context.Context, indices []uint32, vertexCount int) ([]uint32, error) {
 	if len(indices)/3 > refineMaxTris {
 		return meshlet.OptimizeVertexCacheGreedyContext(ctx, indices, vertexCount)

@@ -1,6 +1,7 @@
 package cook
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/meshcook/meshcook/formats/msh7"
@@ -19,7 +20,7 @@ const (
 	msh7MaxTriangles = 126
 )
 
-func packMSH7(job Job, c *cooked, opts Options) ([]outputFile, error) {
+func packMSH7(ctx context.Context, job Job, c *cooked, opts Options) ([]outputFile, error) {
 	mopts := opts.Meshlet
 	mopts.MaxVertices, mopts.MaxTriangles = msh7MaxVertices, msh7MaxTriangles
 	var out []outputFile
@@ -29,11 +30,14 @@ func packMSH7(job Job, c *cooked, opts Options) ([]outputFile, error) {
 			continue
 		}
 		pos := c.positions[i]
-		r, err := meshlet.Build(s.Indices, pos, mopts)
+		r, err := meshlet.BuildContext(ctx, s.Indices, pos, mopts)
 		if err != nil {
-			return nil, fmt.Errorf("submesh %d: meshlets: %w", i, err)
+			return nil, ctxOr(ctx, fmt.Errorf("submesh %d: meshlets: %w", i, err))
 		}
-		bounds := meshlet.ComputeAllBounds(r, pos)
+		bounds, err := meshlet.ComputeAllBoundsContext(ctx, r, pos)
+		if err != nil {
+			return nil, err // only a done ctx stops it
+		}
 		in := msh7.SubmeshInput(s, c.scene.Skeleton)
 		for k, m := range r.Meshlets {
 			b := bounds[k]
