@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build test vet lint bench bench-compare bench-png bench-farm bench-e2e bench-textures fuzz samples cook-samples clean
+.PHONY: all build test vet lint bench bench-clod bench-compare bench-png bench-farm bench-e2e bench-textures fuzz samples cook-samples clean
 
 all: build test
 
@@ -33,6 +33,15 @@ bench-png:
 bench-compare:
 	npm ci --prefix bench/compare --no-audit --no-fund
 	$(GO) run ./bench/compare $(COMPARE_FLAGS)
+
+# Cluster LOD vs meshoptimizer's demo/clusterlod.h, built natively into
+# /tmp from a meshoptimizer checkout named by MESHOPT_DIR (kept outside
+# this repository, never committed); see bench/compare/README.md.
+bench-clod:
+	@test -n "$(MESHOPT_DIR)" || (echo "bench-clod: set MESHOPT_DIR to a meshoptimizer checkout"; exit 2)
+	npm ci --prefix bench/compare --no-audit --no-fund
+	g++ -O2 -DNDEBUG -std=c++17 -I$(MESHOPT_DIR)/src -I$(MESHOPT_DIR)/demo -o /tmp/meshcook-clodanchor bench/compare/clodanchor/clodanchor.cpp $(MESHOPT_DIR)/src/*.cpp
+	$(GO) run ./bench/compare -only clusterlod -clod-anchor /tmp/meshcook-clodanchor $(COMPARE_FLAGS)
 
 # Remote cache on the corpus (whole processes, nginx WebDAV on loopback):
 # cold cook vs a second machine served by the remote.

@@ -52,10 +52,13 @@ func Cut(clusters []Cluster, groups []Group, cam Camera, tau float64) []int {
 }
 
 // CornerCamera is the fixed view inspect and the benchmark measure cuts
-// from (issue #25): at twice the mesh's AABB max corner, vertical field
-// of view 60°, near distance 1e-4 of the mesh's bounding radius (at
-// least 1e-6); only spheres around the eye are clamped by it.
-func CornerCamera(aabbMax [3]float32, radius float32) Camera {
-	znear := max(1e-4*radius, 1e-6)
-	return NewCamera([3]float32{2 * aabbMax[0], 2 * aabbMax[1], 2 * aabbMax[2]}, math.Pi/3, znear)
+// from, as meshoptimizer's demo/nanite.cpp measures its cut (issue #25):
+// at twice the mesh's AABB max corner (each coordinate at least 0),
+// vertical field of view 60°, near distance 0.01.
+func CornerCamera(aabbMax [3]float32) Camera {
+	var p [3]float32
+	for k, v := range aabbMax {
+		p[k] = max(0, 2*v)
+	}
+	return NewCamera(p, math.Pi/3, 0.01)
 }

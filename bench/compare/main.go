@@ -64,6 +64,9 @@ type config struct {
 	lodError  string
 	cookFlags []string
 	cookExe   string
+	// clodAnchor is the native meshoptimizer clusterlod driver
+	// (clodanchor/) the clusterlod section compares with.
+	clodAnchor string
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -75,7 +78,7 @@ func run(args []string, stdout io.Writer) error {
 	fs.IntVar(&cfg.warmup, "warmup", 2, "untimed warm-up runs before the timed ones (both tools)")
 	fs.IntVar(&cfg.rounds, "rounds", 3, "meshlets: rounds alternating meshcook's and meshoptimizer's measurements (median round reported)")
 	fs.BoolVar(&cfg.quick, "quick", false, "skip the generated ~1M-triangle mesh")
-	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache, simplify or cook")
+	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache, simplify, cook or clusterlod")
 	fs.StringVar(&cfg.mesh, "mesh", "", "run one mesh: bunny, FlightHelmet, bunny-sub2 or bunny-sub4")
 	fs.StringVar(&cfg.attrs, "attrs", "", "simplify rows to run: no or normals; cook rows: none, normals or normals+uv (all when empty)")
 	fs.StringVar(&cfg.refCache, "refcache", "", "simplify: reuse meshoptimizer's rows from this JSON `file` (written on first use)")
@@ -83,6 +86,7 @@ func run(args []string, stdout io.Writer) error {
 	cookFlags := fs.String("cook-flags", "", "cook rows: extra space-separated `flags` for meshcook cook")
 	keep := fs.Bool("keep", false, "keep the temporary folder (cook rows: the written sources and both tools' outputs)")
 	fs.StringVar(&cfg.cookExe, "cook-exe", "", "cook rows: run this meshcook binary instead of building ./cmd/meshcook")
+	fs.StringVar(&cfg.clodAnchor, "clod-anchor", "", "clusterlod rows: the clodanchor `binary` (meshoptimizer's demo/clusterlod.h built natively; make bench-clod); the section is skipped without it")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of this process (meshcook's side and the metrics) to `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -130,7 +134,7 @@ func run(args []string, stdout io.Writer) error {
 	sections := []struct {
 		name string
 		fn   func(config, []*benchMesh, string, io.Writer) error
-	}{{"meshlets", compareMeshlets}, {"vcache", compareVcache}, {"simplify", compareSimplify}, {"cook", compareCook}}
+	}{{"meshlets", compareMeshlets}, {"vcache", compareVcache}, {"simplify", compareSimplify}, {"cook", compareCook}, {"clusterlod", compareClusterLOD}}
 	for _, sec := range sections {
 		if cfg.only != "" && cfg.only != sec.name {
 			continue

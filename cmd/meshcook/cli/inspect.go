@@ -82,7 +82,7 @@ LOD0 and the level, relative to the mesh's bounding-box diagonal.
 A cluster hierarchy (cook --cluster-lod) shows its levels, clusters and
 triangles per level, the DAG's size, and the triangles of the cut at each
 --error from a fixed camera at twice the bounding box's max corner (fovy
-60°).
+60°, near 0.01; as meshoptimizer's demo measures its cuts).
 A skinned .hmesh shows its skeleton (joint count, root joints); a .hmat
 every texture ref; a .hanim each clip's name, duration and channels; a
 .ktx2 its format (sRGB or UNORM), size and mip levels. A source (.gltf,

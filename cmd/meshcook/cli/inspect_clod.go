@@ -65,7 +65,7 @@ func summarizeClusterLOD(f *hmesh.File, errs []float64) *clusterLODSummary {
 		}
 		s.DAGTriangles += int(x.TriangleCount)
 	}
-	cam := clusterlod.CornerCamera(f.Bounds.Max, f.Bounds.Radius)
+	cam := clusterlod.CornerCamera(f.Bounds.Max)
 	s.Camera = cam.Position
 	for _, tau := range errs {
 		cut := cutSummary{Error: tau}
