@@ -68,16 +68,16 @@ func meshcookDAG(m *benchMesh) (*dag, error) {
 }
 
 // anchorDAG runs clodanchor on the mesh file once and reads its hierarchy
-// and its own in-process build time (ms).
-func anchorDAG(exe, meshPath, outPath string) (*dag, float64, error) {
+// and its own in-process build wall and CPU times (ms).
+func anchorDAG(exe, meshPath, outPath string) (*dag, float64, float64, error) {
 	cmd := exec.Command(exe, meshPath, outPath, "1")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", exe, err)
+		return nil, 0, 0, fmt.Errorf("%s: %w", exe, err)
 	}
 	b, err := os.ReadFile(outPath)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	le := binary.LittleEndian
 	short := errors.New("clodanchor output is short")
@@ -95,13 +95,13 @@ func anchorDAG(exe, meshPath, outPath string) (*dag, float64, error) {
 		return math.Float32frombits(v), err
 	}
 	if len(b) < 16 {
-		return nil, 0, short
+		return nil, 0, 0, short
 	}
-	ms := math.Float64frombits(le.Uint64(b))
+	ms, cpuMS := math.Float64frombits(le.Uint64(b)), math.Float64frombits(le.Uint64(b[8:]))
 	at = 16
 	gc, err := u32()
 	if err != nil || uint64(gc)*24 > uint64(len(b)) {
-		return nil, 0, short
+		return nil, 0, 0, short
 	}
 	d := &dag{groups: make([]clusterlod.Group, gc)}
 	for i := range d.groups {
@@ -114,7 +114,7 @@ func anchorDAG(exe, meshPath, outPath string) (*dag, float64, error) {
 		g.Radius, _ = f32()
 		g.Error, err = f32()
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		if g.Error == math.MaxFloat32 {
 			g.Error = float32(math.Inf(1)) // FLT_MAX: terminal
@@ -122,14 +122,14 @@ func anchorDAG(exe, meshPath, outPath string) (*dag, float64, error) {
 	}
 	cc, err := u32()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	for range cc {
 		refined, _ := u32()
 		group, _ := u32()
 		n, err := u32()
 		if err != nil || uint64(at)+4*uint64(n) > uint64(len(b)) || group >= gc {
-			return nil, 0, short
+			return nil, 0, 0, short
 		}
 		c := clusterlod.Cluster{Group: group, Refined: refined} // -1 is NoGroup
 		idx := make([]uint32, n)
@@ -140,7 +140,7 @@ func anchorDAG(exe, meshPath, outPath string) (*dag, float64, error) {
 		d.clusters = append(d.clusters, c)
 		d.tris = append(d.tris, idx)
 	}
-	return d, ms, nil
+	return d, ms, cpuMS, nil
 }
 
 // clodStats are the hierarchy's measures.
@@ -234,7 +234,7 @@ func compareClusterLOD(cfg config, meshes []*benchMesh, tmp string, w io.Writer)
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "mesh\ttris\ttool\tms\tms -j 2\tlevels\tclusters\tDAG\tmono viol/checks\t")
+	fmt.Fprint(tw, "mesh\ttris\ttool\tms\tcpu ms\tms -j 2\tlevels\tclusters\tDAG\tmono viol/checks\t")
 	for _, tau := range clodTaus {
 		fmt.Fprintf(tw, "cut %g\thd %g\ttears/nm\t", tau, tau)
 	}
@@ -247,9 +247,9 @@ func compareClusterLOD(cfg config, meshes []*benchMesh, tmp string, w io.Writer)
 		// Alternate the tools over cfg.runs rounds: anchor, meshcook on
 		// one core, meshcook on two; medians.
 		var theirs, ours *dag
-		var msA, ms1, ms2 []float64
+		var msA, ms1, ms2, cpuA, cpu1 []float64
 		for round := range cfg.runs + cfg.warmup {
-			d, ms, err := anchorDAG(cfg.clodAnchor, meshPath, filepath.Join(tmp, m.name+".clod.out"))
+			d, ms, cpuMS, err := anchorDAG(cfg.clodAnchor, meshPath, filepath.Join(tmp, m.name+".clod.out"))
 			if err != nil {
 				return err
 			}
@@ -257,9 +257,10 @@ func compareClusterLOD(cfg config, meshes []*benchMesh, tmp string, w io.Writer)
 			for _, procs := range []int{1, 2} {
 				prev := runtime.GOMAXPROCS(procs)
 				runtime.GC()
-				t0 := time.Now()
+				c0, t0 := cpuTime(), time.Now()
 				d, err := meshcookDAG(m)
 				el := float64(time.Since(t0).Microseconds()) / 1000
+				cel := float64((cpuTime() - c0).Microseconds()) / 1000
 				runtime.GOMAXPROCS(prev)
 				if err != nil {
 					return fmt.Errorf("%s: meshcook: %w", m.name, err)
@@ -267,14 +268,14 @@ func compareClusterLOD(cfg config, meshes []*benchMesh, tmp string, w io.Writer)
 				ours = d
 				if round >= cfg.warmup {
 					if procs == 1 {
-						ms1 = append(ms1, el)
+						ms1, cpu1 = append(ms1, el), append(cpu1, cel)
 					} else {
 						ms2 = append(ms2, el)
 					}
 				}
 			}
 			if round >= cfg.warmup {
-				msA = append(msA, ms)
+				msA, cpuA = append(msA, ms), append(cpuA, cpuMS)
 			}
 		}
 		var hi [3]float32
@@ -300,11 +301,12 @@ func compareClusterLOD(cfg config, meshes []*benchMesh, tmp string, w io.Writer)
 			tool     string
 			d        *dag
 			ms, ms2  string
+			cpu      string
 			st       clodStats
 			hausdorf []float64
 		}{
-			{tool: "meshcook", d: ours, ms: fmt.Sprintf("%.0f", medianOf(ms1)), ms2: fmt.Sprintf("%.0f", medianOf(ms2))},
-			{tool: "meshopt", d: theirs, ms: fmt.Sprintf("%.0f", medianOf(msA)), ms2: "-"},
+			{tool: "meshcook", d: ours, ms: fmt.Sprintf("%.0f", medianOf(ms1)), ms2: fmt.Sprintf("%.0f", medianOf(ms2)), cpu: fmt.Sprintf("%.0f", medianOf(cpu1))},
+			{tool: "meshopt", d: theirs, ms: fmt.Sprintf("%.0f", medianOf(msA)), ms2: "-", cpu: fmt.Sprintf("%.0f", medianOf(cpuA))},
 		}
 		for i := range rows {
 			r := &rows[i]
@@ -315,14 +317,14 @@ func compareClusterLOD(cfg config, meshes []*benchMesh, tmp string, w io.Writer)
 			}
 			r.hausdorf = hd
 		}
-		fmt.Fprintf(tw, "%s\t%d\tLOD0\t\t\t\t\t\t\t", m.name, len(m.indices)/3)
+		fmt.Fprintf(tw, "%s\t%d\tLOD0\t\t\t\t\t\t\t\t", m.name, len(m.indices)/3)
 		for range clodTaus {
 			fmt.Fprintf(tw, "\t\t%d/%d\t", lod0Open, lod0NM)
 		}
 		fmt.Fprintln(tw)
 		src := float64(len(m.indices) / 3)
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%.3fx\t%d/%d\t", m.name, len(m.indices)/3, r.tool, r.ms, r.ms2,
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%.3fx\t%d/%d\t", m.name, len(m.indices)/3, r.tool, r.ms, r.cpu, r.ms2,
 				r.st.levels, r.st.clusters, float64(r.st.dagTris)/src, r.st.violations, r.st.checks)
 			for k := range clodTaus {
 				fmt.Fprintf(tw, "%d\t%.5f\t%d/%d\t", r.st.cutTris[k], r.hausdorf[k], r.st.cutOpen[k], r.st.cutNonManifold[k])
@@ -330,7 +332,7 @@ func compareClusterLOD(cfg config, meshes []*benchMesh, tmp string, w io.Writer)
 			fmt.Fprintln(tw)
 		}
 		a, b := rows[0], rows[1]
-		fmt.Fprintf(tw, "%s\t\tratio\t%s\t%s\t\t\t%s\t\t", m.name, ratio(medianOf(ms1), medianOf(msA)), ratio(medianOf(ms2), medianOf(msA)),
+		fmt.Fprintf(tw, "%s\t\tratio\t%s\t%s\t%s\t\t\t%s\t\t", m.name, ratio(medianOf(ms1), medianOf(msA)), ratio(medianOf(cpu1), medianOf(cpuA)), ratio(medianOf(ms2), medianOf(msA)),
 			ratio(float64(a.st.dagTris), float64(b.st.dagTris)))
 		for k := range clodTaus {
 			fmt.Fprintf(tw, "%s\t%s\t\t", ratio(float64(a.st.cutTris[k]), float64(b.st.cutTris[k])), ratio(a.hausdorf[k], b.hausdorf[k]))
