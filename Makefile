@@ -44,7 +44,9 @@ bench-clod:
 	$(GO) run ./bench/compare -only clusterlod -clod-anchor /tmp/meshcook-clodanchor $(COMPARE_FLAGS)
 
 # Remote cache on the corpus (whole processes, nginx WebDAV on loopback):
-# cold cook vs a second machine served by the remote.
+# cold cook vs a second machine served by the remote and vs local hits,
+# with the default textures and with rgba8 (146 MB of outputs); each run
+# logs its ratios (BENCHTIME=3x for three).
 bench-farm:
 	$(GO) test ./cmd/meshcook/cli -run '^$$' -bench FarmCorpus -benchtime $(or $(BENCHTIME),1x)
 
