@@ -278,12 +278,15 @@ func distortion(f []int32, dims int, items []int32) int64 {
 func splitCluster(f []int32, dims int, items []int32) ([]int32, []int32) {
 	m := mean16(f, dims, items)
 	cov := make([]int64, dims*dims)
+	d := make([]int64, dims) // one item's offset from the mean
 	for _, i := range items {
 		row := f[int(i)*dims:]
 		for a := range dims {
-			da := 16*int64(row[a]) - m[a]
+			d[a] = 16*int64(row[a]) - m[a]
+		}
+		for a, da := range d {
 			for b := a; b < dims; b++ {
-				cov[a*dims+b] += da * (16*int64(row[b]) - m[b])
+				cov[a*dims+b] += da * d[b]
 			}
 		}
 	}

@@ -45,6 +45,12 @@ func newETC1SPixels(blocks [][16][3]uint8) *etc1sPixels {
 // limit and meaningless counts) once the error exceeds limit.
 func (p *etc1sPixels) eval(e etc1sEndpoint, limit int64) (int64, [4]int64) {
 	col := e.colors()
+	// The four colors in locals: the selector loop below is unrolled
+	// (same comparisons in the same order as a loop over s).
+	r0, g0, b0 := col[0][0], col[0][1], col[0][2]
+	r1, g1, b1 := col[1][0], col[1][1], col[1][2]
+	r2, g2, b2 := col[2][0], col[2][1], col[2][2]
+	r3, g3, b3 := col[3][0], col[3][1], col[3][2]
 	var total int64
 	var cnt [4]int64
 	for i := range p.blocks {
@@ -52,12 +58,19 @@ func (p *etc1sPixels) eval(e etc1sEndpoint, limit int64) (int64, [4]int64) {
 		var bt int32
 		for j := range 16 {
 			r, g, bl := int32(b[j][0]), int32(b[j][1]), int32(b[j][2])
-			best, bs := int32(math.MaxInt32), 0
-			for s := range 4 {
-				dr, dg, db := col[s][0]-r, col[s][1]-g, col[s][2]-bl
-				if d := dr*dr + dg*dg + db*db; d < best {
-					best, bs = d, s
-				}
+			dr, dg, db := r0-r, g0-g, b0-bl
+			best, bs := dr*dr+dg*dg+db*db, 0
+			dr, dg, db = r1-r, g1-g, b1-bl
+			if d := dr*dr + dg*dg + db*db; d < best {
+				best, bs = d, 1
+			}
+			dr, dg, db = r2-r, g2-g, b2-bl
+			if d := dr*dr + dg*dg + db*db; d < best {
+				best, bs = d, 2
+			}
+			dr, dg, db = r3-r, g3-g, b3-bl
+			if d := dr*dr + dg*dg + db*db; d < best {
+				best, bs = d, 3
 			}
 			bt += best
 			cnt[bs]++

@@ -112,7 +112,7 @@ func (e *etc1sEncoder) run() {
 		}
 	}
 	// 3. Selector clusters.
-	errs := e.selectorErrors()
+	errs := e.selectorErrors(nil)
 	e.selOf = treeVQ(n, 16, func(i int, out []int32) {
 		t := e.eps[e.epOf[i]].t
 		for j := range 16 {
@@ -132,7 +132,7 @@ func (e *etc1sEncoder) run() {
 			e.eps[k] = refitEndpoint(e.px, members[k], e.selOf, e.sels, e.eps[k])
 		}
 	})
-	errs = e.selectorErrors()
+	errs = e.selectorErrors(errs) // in place: 256 bytes per block
 	e.reassignSelectors(errs)
 	e.selectorEntries(errs)
 }
@@ -273,10 +273,12 @@ func (e *etc1sEncoder) compactEndpoints() {
 }
 
 // selectorErrors returns, per block, pixel and selector, the squared
-// error under the block's endpoint.
-func (e *etc1sEncoder) selectorErrors() [][16][4]int32 {
+// error under the block's endpoint, in errs when it is not nil.
+func (e *etc1sEncoder) selectorErrors(errs [][16][4]int32) [][16][4]int32 {
 	n := len(e.px)
-	errs := make([][16][4]int32, n)
+	if errs == nil {
+		errs = make([][16][4]int32, n)
+	}
 	par.Ranges(n, 1024, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			col := e.eps[e.epOf[i]].colors()
