@@ -82,6 +82,10 @@ func FuzzBuild(f *testing.F) {
 			return
 		}
 		enc, err := Encode(g)
+		if len(g.Primitives) == 0 {
+			require.ErrorContains(t, err, "no triangles", "an empty build is refused, never written")
+			return
+		}
 		if err != nil {
 			t.Fatalf("Encode rejected a built file: %v", err)
 		}
