@@ -52,8 +52,7 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 	f.MeshletTriangles = make([]uint8, 0, nmt)
 	f.MeshletBounds = make([]hmesh.MeshletBounds, 0, nm)
 	f.Submeshes = make([]hmesh.SubMesh, 0, n)
-	subBounds := make([]mesh.Bounds, n)
-	par.Each(n, func(i int) { subBounds[i] = mesh.ComputeBounds(scene.Submeshes[i].Positions, nil) })
+	subBounds := c.bounds
 
 	allTangents := true
 	firstIndex := 0

@@ -26,6 +26,9 @@ type cooked struct {
 	mbounds   [][]meshlet.Bounds
 	lods      [][]simplify.Level      // per submesh, one per LOD ratio (nil when LODs are off)
 	clod      []*clusterlod.Hierarchy // per submesh (nil unless Options.ClusterLOD)
+	// bounds are each submesh's mesh.ComputeBounds, for the .hmesh target
+	// (nil slots otherwise), computed beside meshlets and LODs.
+	bounds []mesh.Bounds
 	report    MeshReport
 }
 
@@ -224,6 +227,7 @@ func process(ctx context.Context, job Job, scene *mesh.Scene, opts Options, sw *
 	c.mbounds = make([][]meshlet.Bounds, n)
 	c.lods = make([][]simplify.Level, n)
 	c.clod = make([]*clusterlod.Hierarchy, n)
+	c.bounds = make([]mesh.Bounds, n)
 	canon := make([]mesh.CanonicalReport, n)
 	errs := make([]error, n)
 	tris := 0
@@ -304,8 +308,18 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 	t.Stop()
 
 	// The LOD chain reads s and pos only, as meshlets and bounds do.
-	var lodErr error
+	var lodErr, boundsErr error
 	var wg sync.WaitGroup
+	if slices.Contains(opts.targets(), TargetHMesh) {
+		wg.Go(func() {
+			boundsErr = guard(job, func() error {
+				t := sw.Start(StageBounds, 0) // the meshlets' bounds count the units
+				c.bounds[i] = mesh.ComputeBounds(s.Positions, nil)
+				t.Stop()
+				return nil
+			})
+		})
+	}
 	wg.Go(func() {
 		lodErr = guard(job, func() error {
 			t := sw.Start(StageLODs, units)
@@ -345,6 +359,8 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 	switch {
 	case ctx.Err() != nil:
 		return cr, ctx.Err() // cancelled, not a fault of the source
+	case boundsErr != nil:
+		return cr, boundsErr // only a panic, already an internal error
 	case lodErr != nil:
 		var ie *InternalError
 		if errors.As(lodErr, &ie) {

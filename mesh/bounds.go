@@ -1,6 +1,10 @@
 package mesh
 
-import "math"
+import (
+	"math"
+
+	"github.com/meshcook/meshcook/internal/par"
+)
 
 // Bounds is an axis-aligned box and a bounding sphere, as .hmesh MeshBounds
 // stores them. The zero value is the bounds of nothing.
@@ -19,47 +23,74 @@ const sphereRefinePasses = 8
 // sphere that contains every one of them in float32 arithmetic. When idx is
 // nil every position is used; otherwise only positions[idx[i]].
 func ComputeBounds(positions []Vec3, idx []uint32) Bounds {
-	n := len(positions)
+	pts := positions
 	if idx != nil {
-		n = len(idx)
+		pts = make([]Vec3, len(idx))
+		for i, j := range idx {
+			pts[i] = positions[j]
+		}
 	}
+	n := len(pts)
 	if n == 0 {
 		return Bounds{}
 	}
-	at := func(i int) [3]float64 {
-		p := positions[i]
-		if idx != nil {
-			p = positions[idx[i]]
-		}
-		return [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
-	}
-	p0 := at(0)
-	lo, hi := p0, p0
+	lo, hi := at(pts, 0), at(pts, 0)
 	for i := 1; i < n; i++ {
-		p := at(i)
+		p := at(pts, i)
 		for k := 0; k < 3; k++ {
 			lo[k] = math.Min(lo[k], p[k])
 			hi[k] = math.Max(hi[k], p[k])
 		}
 	}
-	c, r := boundingSphere(n, at)
+	c, r := boundingSphere(pts)
 	b := Bounds{Radius: float32(r)}
 	for k := 0; k < 3; k++ {
 		b.Min[k], b.Max[k], b.Center[k] = float32(lo[k]), float32(hi[k]), float32(c[k])
 	}
 	// Grow the float32 radius until every point is inside when measured in
 	// float32-rounded centre coordinates (rounding of the centre can move it).
-	var worst float64
-	cc := [3]float64{float64(b.Center[0]), float64(b.Center[1]), float64(b.Center[2])}
-	for i := 0; i < n; i++ {
-		worst = math.Max(worst, dist(at(i), cc))
-	}
+	worst := farthest(pts, [3]float64{float64(b.Center[0]), float64(b.Center[1]), float64(b.Center[2])})
 	rr := float32(worst)
 	for float64(rr) < worst {
 		rr = math.Nextafter32(rr, float32(math.Inf(1)))
 	}
 	b.Radius = rr
 	return b
+}
+
+// at is point i of pts in float64.
+func at(pts []Vec3, i int) [3]float64 {
+	p := &pts[i]
+	return [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+}
+
+// dist2 is the squared distance dist takes the root of.
+func dist2(a, b [3]float64) float64 {
+	dx, dy, dz := a[0]-b[0], a[1]-b[1], a[2]-b[2]
+	return dx*dx + dy*dy + dz*dz
+}
+
+// farthestChunk is the point count of one parallel chunk of farthest.
+const farthestChunk = 1 << 15
+
+// farthest is the largest dist from c to a point of pts. It takes one
+// square root, of the largest squared distance: the rounded root is
+// monotonic, so that is the largest rounded distance bit for bit. Chunks
+// run in parallel; a maximum does not depend on their order.
+func farthest(pts []Vec3, c [3]float64) float64 {
+	part := make([]float64, (len(pts)+farthestChunk-1)/farthestChunk)
+	par.Ranges(len(pts), farthestChunk, func(k, lo, hi int) {
+		var m float64
+		for i := lo; i < hi; i++ {
+			m = math.Max(m, dist2(at(pts, i), c))
+		}
+		part[k] = m
+	})
+	var m float64
+	for _, x := range part {
+		m = math.Max(m, x)
+	}
+	return math.Sqrt(m)
 }
 
 // BoundingSphere is ComputeBounds without the box: centre and radius of a
@@ -79,16 +110,17 @@ func dist(a, b [3]float64) float64 {
 // regrows it visiting points in a fixed stride order, keeping the smallest
 // sphere that covers all points (an iterative refinement in the spirit of
 // Ritter's "bouncing bubble" variants). Deterministic: no randomness.
-func boundingSphere(n int, at func(int) [3]float64) ([3]float64, float64) {
+func boundingSphere(pts []Vec3) ([3]float64, float64) {
+	n := len(pts)
 	// Extreme points along x, y, z.
 	var minI, maxI [3]int
 	for i := 1; i < n; i++ {
-		p := at(i)
+		p := at(pts, i)
 		for k := 0; k < 3; k++ {
-			if p[k] < at(minI[k])[k] {
+			if p[k] < float64(pts[minI[k]][k]) {
 				minI[k] = i
 			}
-			if p[k] > at(maxI[k])[k] {
+			if p[k] > float64(pts[maxI[k]][k]) {
 				maxI[k] = i
 			}
 		}
@@ -96,24 +128,32 @@ func boundingSphere(n int, at func(int) [3]float64) ([3]float64, float64) {
 	best := 0
 	bestD := -1.0
 	for k := 0; k < 3; k++ {
-		if d := dist(at(minI[k]), at(maxI[k])); d > bestD {
+		if d := dist(at(pts, minI[k]), at(pts, maxI[k])); d > bestD {
 			best, bestD = k, d
 		}
 	}
-	a, b := at(minI[best]), at(maxI[best])
+	a, b := at(pts, minI[best]), at(pts, maxI[best])
 	c := [3]float64{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2}
 	r := bestD / 2
 	grow := func(c [3]float64, r float64) ([3]float64, float64) {
+		// A point whose squared distance is below inner is inside without
+		// its root: the rounded root of anything below r²(1-1e-12) is at
+		// most r, so the test decides exactly as d > r does.
+		inner := r * r * (1 - 1e-12)
 		for i := 0; i < n; i++ {
-			p := at(i)
-			d := dist(p, c)
-			if d > r {
+			p := at(pts, i)
+			d2 := dist2(p, c)
+			if d2 <= inner {
+				continue
+			}
+			if d := math.Sqrt(d2); d > r {
 				nr := (r + d) / 2
 				t := (nr - r) / d
 				for k := 0; k < 3; k++ {
 					c[k] += (p[k] - c[k]) * t
 				}
 				r = nr
+				inner = r * r * (1 - 1e-12)
 			}
 		}
 		return c, r
@@ -125,11 +165,7 @@ func boundingSphere(n int, at func(int) [3]float64) ([3]float64, float64) {
 		tc, tr := grow(bc, br*0.95)
 		// Exact cover check after the grow (grow covers every point it visits,
 		// but earlier points may fall outside as the centre moves).
-		var worst float64
-		for i := 0; i < n; i++ {
-			worst = math.Max(worst, dist(at(i), tc))
-		}
-		tr = math.Max(tr, worst)
+		tr = math.Max(tr, farthest(pts, tc))
 		if tr < br {
 			bc, br = tc, tr
 		}
