@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/meshcook/meshcook/internal/par"
 )
 
 // chunkSpan is one chunk table entry.
@@ -356,15 +358,18 @@ func (d *decoder) multiple(id FourCC, elem uint64) ([]byte, error) {
 	return d.payload(id), nil
 }
 
-// decodeArray decodes p as consecutive elem-byte records; nil when empty.
+// decodeArray decodes p as consecutive elem-byte records, in parallel
+// chunks (each record decodes on its own); nil when empty.
 func decodeArray[T any](p []byte, elem int, fn func([]byte) T) []T {
 	if len(p) == 0 {
 		return nil
 	}
-	out := make([]T, 0, len(p)/elem)
-	for e := range slices.Chunk(p, elem) {
-		out = append(out, fn(e))
-	}
+	out := make([]T, len(p)/elem)
+	par.Ranges(len(out), encodeChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = fn(p[i*elem : (i+1)*elem : (i+1)*elem])
+		}
+	})
 	return out
 }
 

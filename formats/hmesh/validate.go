@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
+
+	"github.com/meshcook/meshcook/internal/par"
 )
 
 // Tolerances shared with tools/meshcheck.py, so that a file Validate accepts
@@ -28,9 +31,8 @@ const (
 // when the File came from bytes (Decode), so errors carry exact offsets;
 // it is nil for an in-memory File and errors then have Offset -1.
 type validator struct {
-	f       *File
-	base    map[FourCC]int64
-	scratch []tri // coverage's sort buffer
+	f    *File
+	base map[FourCC]int64
 }
 
 func (v *validator) errf(id FourCC, rel int64, format string, args ...any) error {
@@ -39,6 +41,28 @@ func (v *validator) errf(id FourCC, rel int64, format string, args ...any) error
 		off = b + rel
 	}
 	return errAt(off, id, nil, format, args...)
+}
+
+// validateChunk is the element count of one parallel chunk of a check.
+const validateChunk = 1 << 14
+
+// firstError runs check over [0, n) in chunks of validateChunk, in
+// parallel (up to GOMAXPROCS), and returns the error of the lowest chunk
+// that failed: check returns the first failure of its range in order, so
+// that is the error a loop in order would return first, whatever the core
+// count. A chunk after a failing one may still run; checks only read.
+func firstError(n int, check func(lo, hi int) error) error {
+	if n <= validateChunk {
+		return check(0, n)
+	}
+	errs := make([]error, (n+validateChunk-1)/validateChunk)
+	par.Ranges(n, validateChunk, func(k, lo, hi int) { errs[k] = check(lo, hi) })
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Validate checks every count, range and index of f: DESC against the
@@ -167,65 +191,87 @@ func (v *validator) bounds() error {
 
 func (v *validator) vertices() error {
 	eps := v.boundsEps()
-	for i, x := range v.f.Vertices {
-		rel := int64(i) * VertexSize
-		if !finite(x.Position[:]...) || !finite(x.UV[:]...) {
-			return v.errf(ChunkVTXS, rel, "vertex %d not finite", i)
+	return firstError(len(v.f.Vertices), func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			x := &v.f.Vertices[i]
+			rel := int64(i) * VertexSize
+			if !finite(x.Position[:]...) || !finite(x.UV[:]...) {
+				return v.errf(ChunkVTXS, rel, "vertex %d not finite", i)
+			}
+			if !inside(x.Position, v.f.Bounds, eps) {
+				return v.errf(ChunkVTXS, rel, "vertex %d %v outside BNDS", i, x.Position)
+			}
 		}
-		if !inside(x.Position, v.f.Bounds, eps) {
-			return v.errf(ChunkVTXS, rel, "vertex %d %v outside BNDS", i, x.Position)
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func (v *validator) indices() error {
 	vc := uint32(len(v.f.Vertices))
 	w := int64(v.f.Desc.IndexWidth)
-	for i, x := range v.f.Indices {
-		if x >= vc {
-			return v.errf(ChunkIDXS, int64(i)*w, "index %d is %d, not < vertexCount %d", i, x, vc)
+	return firstError(len(v.f.Indices), func(lo, hi int) error {
+		for i, x := range v.f.Indices[lo:hi] {
+			if x >= vc {
+				return v.errf(ChunkIDXS, int64(lo+i)*w, "index %d is %d, not < vertexCount %d", lo+i, x, vc)
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func (v *validator) meshlets() error {
 	f := v.f
 	vc := uint32(len(f.Vertices))
-	for i, x := range f.MeshletVertices {
-		if x >= vc {
-			return v.errf(ChunkMLVR, 4*int64(i), "entry %d is %d, not < vertexCount %d", i, x, vc)
+	err := firstError(len(f.MeshletVertices), func(lo, hi int) error {
+		for i, x := range f.MeshletVertices[lo:hi] {
+			if x >= vc {
+				return v.errf(ChunkMLVR, 4*int64(lo+i), "entry %d is %d, not < vertexCount %d", lo+i, x, vc)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if len(f.MeshletTriangles)%3 != 0 {
 		return v.errf(ChunkMLTR, 0, "%d bytes is not a whole number of triangles", len(f.MeshletTriangles))
 	}
-	nTris := uint64(len(f.MeshletTriangles) / 3)
-	maxV, maxT := f.Desc.MeshletMaxVerts, f.Desc.MeshletMaxTris
-	for k, m := range f.Meshlets {
-		rel := int64(k) * MeshletSize
-		switch {
-		case m.VertexCount < 1 || m.VertexCount > maxV:
-			return v.errf(ChunkMLET, rel, "meshlet %d: %d vertices, want 1..%d", k, m.VertexCount, maxV)
-		case m.TriangleCount < 1 || m.TriangleCount > maxT:
-			return v.errf(ChunkMLET, rel, "meshlet %d: %d triangles, want 1..%d", k, m.TriangleCount, maxT)
-		case uint64(m.VertexOffset)+uint64(m.VertexCount) > uint64(len(f.MeshletVertices)):
-			return v.errf(ChunkMLET, rel, "meshlet %d: vertex range [%d, +%d) past MLVR (%d entries)", k, m.VertexOffset, m.VertexCount, len(f.MeshletVertices))
-		case uint64(m.TriangleOffset)+uint64(m.TriangleCount) > nTris:
-			return v.errf(ChunkMLET, rel, "meshlet %d: triangle range [%d, +%d) past MLTR (%d triangles)", k, m.TriangleOffset, m.TriangleCount, nTris)
-		}
-		t0 := int(m.TriangleOffset) * 3
-		for j, l := range f.MeshletTriangles[t0 : t0+int(m.TriangleCount)*3] {
-			if uint32(l) >= m.VertexCount {
-				return v.errf(ChunkMLTR, int64(t0+j), "meshlet %d: local index %d not < its vertexCount %d", k, l, m.VertexCount)
+	// Meshlets go 64 to an element of firstError: one is up to a few
+	// hundred vertices and triangles of work.
+	return firstError((len(f.Meshlets)+63)/64, func(lo, hi int) error {
+		for k := lo * 64; k < min(hi*64, len(f.Meshlets)); k++ {
+			if err := v.meshlet(k); err != nil {
+				return err
 			}
 		}
-		if err := v.meshletBounds(k, m); err != nil {
-			return err
+		return nil
+	})
+}
+
+// meshlet checks meshlet k: limits, ranges, local indices, bounds.
+func (v *validator) meshlet(k int) error {
+	f := v.f
+	nTris := uint64(len(f.MeshletTriangles) / 3)
+	maxV, maxT := f.Desc.MeshletMaxVerts, f.Desc.MeshletMaxTris
+	m := f.Meshlets[k]
+	rel := int64(k) * MeshletSize
+	switch {
+	case m.VertexCount < 1 || m.VertexCount > maxV:
+		return v.errf(ChunkMLET, rel, "meshlet %d: %d vertices, want 1..%d", k, m.VertexCount, maxV)
+	case m.TriangleCount < 1 || m.TriangleCount > maxT:
+		return v.errf(ChunkMLET, rel, "meshlet %d: %d triangles, want 1..%d", k, m.TriangleCount, maxT)
+	case uint64(m.VertexOffset)+uint64(m.VertexCount) > uint64(len(f.MeshletVertices)):
+		return v.errf(ChunkMLET, rel, "meshlet %d: vertex range [%d, +%d) past MLVR (%d entries)", k, m.VertexOffset, m.VertexCount, len(f.MeshletVertices))
+	case uint64(m.TriangleOffset)+uint64(m.TriangleCount) > nTris:
+		return v.errf(ChunkMLET, rel, "meshlet %d: triangle range [%d, +%d) past MLTR (%d triangles)", k, m.TriangleOffset, m.TriangleCount, nTris)
+	}
+	t0 := int(m.TriangleOffset) * 3
+	for j, l := range f.MeshletTriangles[t0 : t0+int(m.TriangleCount)*3] {
+		if uint32(l) >= m.VertexCount {
+			return v.errf(ChunkMLTR, int64(t0+j), "meshlet %d: local index %d not < its vertexCount %d", k, l, m.VertexCount)
 		}
 	}
-	return nil
+	return v.meshletBounds(k, m)
 }
 
 // meshletBounds checks meshlet k's sphere holds its vertices and its normal
@@ -313,10 +359,17 @@ func (v *validator) submeshes() error {
 		case !boundsFinite(sm.Bounds) || sm.Bounds.Radius < 0:
 			return v.errf(ChunkSUBM, rel+24, "submesh %d: bounds not finite or negative radius", s)
 		}
-		for _, i := range f.Indices[sm.FirstIndex : sm.FirstIndex+sm.IndexCount] {
-			if !inside(f.Vertices[i].Position, sm.Bounds, eps) {
-				return v.errf(ChunkSUBM, rel+24, "submesh %d: vertex %d outside its bounds", s, i)
+		idx := f.Indices[sm.FirstIndex : sm.FirstIndex+sm.IndexCount]
+		err := firstError(len(idx), func(lo, hi int) error {
+			for _, i := range idx[lo:hi] {
+				if !inside(f.Vertices[i].Position, sm.Bounds, eps) {
+					return v.errf(ChunkSUBM, rel+24, "submesh %d: vertex %d outside its bounds", s, i)
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		nextIndex += uint64(sm.IndexCount)
 		nextMeshlet += uint64(sm.MeshletCount)
@@ -404,6 +457,7 @@ func cmpTri(x, y tri) int {
 func (v *validator) coverage() error {
 	f := v.f
 	var want, got []tri
+	var spare [2][]tri // sortTris's buffers, one per side
 	for s, sm := range f.Submeshes {
 		rel := int64(s) * SubMeshSize
 		ie := uint64(sm.FirstIndex) + uint64(sm.IndexCount)
@@ -411,33 +465,35 @@ func (v *validator) coverage() error {
 		if ie > uint64(len(f.Indices)) || me > uint64(len(f.Meshlets)) || sm.IndexCount%3 != 0 {
 			return v.errf(ChunkSUBM, rel, "submesh %d: range past IDXS or MLET", s)
 		}
-		want, got = want[:0], got[:0]
+		// The index side (which cannot fail) is gathered and sorted on
+		// another goroutine while this one does the meshlet side, for
+		// submeshes big enough to pay for it.
 		idx := f.Indices[sm.FirstIndex:ie]
-		for t := 0; t < len(idx); t += 3 {
-			want = append(want, sortedTri(idx[t], idx[t+1], idx[t+2]))
+		wantSide := func() {
+			want = want[:0]
+			for t := 0; t < len(idx); t += 3 {
+				want = append(want, sortedTri(idx[t], idx[t+1], idx[t+2]))
+			}
+			want, spare[0] = sortTris(want, spare[0], len(f.Vertices))
 		}
-		for k := uint64(sm.FirstMeshlet); k < me; k++ {
-			m := f.Meshlets[k]
-			ve := uint64(m.VertexOffset) + uint64(m.VertexCount)
-			te := 3 * (uint64(m.TriangleOffset) + uint64(m.TriangleCount))
-			if ve > uint64(len(f.MeshletVertices)) || te > uint64(len(f.MeshletTriangles)) {
-				return v.errf(ChunkMLET, int64(k)*MeshletSize, "meshlet %d: range past MLVR or MLTR", k)
-			}
-			verts := f.MeshletVertices[m.VertexOffset:ve]
-			local := f.MeshletTriangles[3*uint64(m.TriangleOffset) : te]
-			for t := 0; t < len(local); t += 3 {
-				a, b, c := local[t], local[t+1], local[t+2]
-				if int(a) >= len(verts) || int(b) >= len(verts) || int(c) >= len(verts) {
-					return v.errf(ChunkMLET, int64(k)*MeshletSize, "meshlet %d: local index past its vertexCount", k)
-				}
-				got = append(got, sortedTri(verts[a], verts[b], verts[c]))
-			}
+		var wg sync.WaitGroup
+		if len(idx) > 3*validateChunk {
+			wg.Go(wantSide)
+		} else {
+			wantSide()
+		}
+		var err error
+		got, err = v.meshletTris(got[:0], sm.FirstMeshlet, me)
+		if err == nil {
+			got, spare[1] = sortTris(got, spare[1], len(f.Vertices))
+		}
+		wg.Wait()
+		if err != nil {
+			return err
 		}
 		if len(want) != len(got) {
 			return v.errf(ChunkSUBM, rel, "submesh %d: its meshlets hold %d triangles, its index range %d", s, len(got), len(want))
 		}
-		want, v.scratch = sortTris(want, v.scratch, len(f.Vertices))
-		got, v.scratch = sortTris(got, v.scratch, len(f.Vertices))
 		for i := range want {
 			if want[i] != got[i] {
 				return v.errf(ChunkSUBM, rel, "submesh %d: its meshlets do not hold exactly its triangles (first difference: indices %v, meshlets %v)", s, want[i], got[i])
@@ -445,6 +501,30 @@ func (v *validator) coverage() error {
 		}
 	}
 	return nil
+}
+
+// meshletTris appends the triangles of meshlets [first, end), each as its
+// sorted vertex triple, to got.
+func (v *validator) meshletTris(got []tri, first uint32, end uint64) ([]tri, error) {
+	f := v.f
+	for k := uint64(first); k < end; k++ {
+		m := f.Meshlets[k]
+		ve := uint64(m.VertexOffset) + uint64(m.VertexCount)
+		te := 3 * (uint64(m.TriangleOffset) + uint64(m.TriangleCount))
+		if ve > uint64(len(f.MeshletVertices)) || te > uint64(len(f.MeshletTriangles)) {
+			return got, v.errf(ChunkMLET, int64(k)*MeshletSize, "meshlet %d: range past MLVR or MLTR", k)
+		}
+		verts := f.MeshletVertices[m.VertexOffset:ve]
+		local := f.MeshletTriangles[3*uint64(m.TriangleOffset) : te]
+		for t := 0; t < len(local); t += 3 {
+			a, b, c := local[t], local[t+1], local[t+2]
+			if int(a) >= len(verts) || int(b) >= len(verts) || int(c) >= len(verts) {
+				return got, v.errf(ChunkMLET, int64(k)*MeshletSize, "meshlet %d: local index past its vertexCount", k)
+			}
+			got = append(got, sortedTri(verts[a], verts[b], verts[c]))
+		}
+	}
+	return got, nil
 }
 
 func (v *validator) skin() error {
@@ -506,10 +586,16 @@ func (v *validator) lods() error {
 		return v.errf(ChunkLODT, 0, "%d LOD rows, want lodCount %d × submeshCount %d", len(f.Lods), f.LodCount, sc)
 	}
 	vc := uint32(len(f.Vertices))
-	for i, x := range f.LodIndices {
-		if x >= vc {
-			return v.errf(ChunkLODI, 4*int64(i), "entry %d is %d, not < vertexCount %d", i, x, vc)
+	err := firstError(len(f.LodIndices), func(lo, hi int) error {
+		for i, x := range f.LodIndices[lo:hi] {
+			if x >= vc {
+				return v.errf(ChunkLODI, 4*int64(lo+i), "entry %d is %d, not < vertexCount %d", lo+i, x, vc)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	lc := uint64(f.LodCount)
 	for s := range sc {

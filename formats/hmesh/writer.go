@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+
+	"github.com/meshcook/meshcook/internal/par"
 )
 
 // SyncDesc sets f.Desc's counts, vertex stride and index width from f's
@@ -66,25 +68,21 @@ func Encode(f *File) ([]byte, error) {
 		{ChunkDESC, DescSize, func(b []byte) []byte { return appendDesc(b, d) }},
 		{ChunkBNDS, BoundsSize, func(b []byte) []byte { return appendBounds(b, g.Bounds) }},
 		{ChunkVTXS, VertexSize * uint64(len(g.Vertices)), func(b []byte) []byte {
-			for _, v := range g.Vertices {
-				b = appendF32s(b, v.Position[:]...)
-				b = binary.LittleEndian.AppendUint16(b, uint16(v.Normal[0]))
-				b = binary.LittleEndian.AppendUint16(b, uint16(v.Normal[1]))
-				b = binary.LittleEndian.AppendUint16(b, uint16(v.Tangent[0]))
-				b = binary.LittleEndian.AppendUint16(b, uint16(v.Tangent[1]))
-				b = appendF32s(b, v.UV[:]...)
-			}
-			return b
+			return putEach(b, len(g.Vertices), VertexSize, func(dst []byte, i int) {
+				v := &g.Vertices[i]
+				putF32s(dst, v.Position[:]...)
+				binary.LittleEndian.PutUint16(dst[12:], uint16(v.Normal[0]))
+				binary.LittleEndian.PutUint16(dst[14:], uint16(v.Normal[1]))
+				binary.LittleEndian.PutUint16(dst[16:], uint16(v.Tangent[0]))
+				binary.LittleEndian.PutUint16(dst[18:], uint16(v.Tangent[1]))
+				putF32s(dst[20:], v.UV[:]...)
+			})
 		}},
 		{ChunkIDXS, uint64(d.IndexWidth) * uint64(len(g.Indices)), func(b []byte) []byte {
-			for _, i := range g.Indices {
-				if d.IndexWidth == 2 {
-					b = binary.LittleEndian.AppendUint16(b, uint16(i))
-				} else {
-					b = binary.LittleEndian.AppendUint32(b, i)
-				}
+			if d.IndexWidth == 2 {
+				return putEach(b, len(g.Indices), 2, func(dst []byte, i int) { binary.LittleEndian.PutUint16(dst, uint16(g.Indices[i])) })
 			}
-			return b
+			return putU32s(b, g.Indices)
 		}},
 		{ChunkMLET, MeshletSize * uint64(len(g.Meshlets)), func(b []byte) []byte {
 			for _, m := range g.Meshlets {
@@ -92,16 +90,16 @@ func Encode(f *File) ([]byte, error) {
 			}
 			return b
 		}},
-		{ChunkMLVR, 4 * uint64(len(g.MeshletVertices)), func(b []byte) []byte { return appendU32s(b, g.MeshletVertices...) }},
+		{ChunkMLVR, 4 * uint64(len(g.MeshletVertices)), func(b []byte) []byte { return putU32s(b, g.MeshletVertices) }},
 		{ChunkMLTR, uint64(len(g.MeshletTriangles)), func(b []byte) []byte { return append(b, g.MeshletTriangles...) }},
 		{ChunkMLBN, MeshletBoundsSize * uint64(len(g.MeshletBounds)), func(b []byte) []byte {
-			for _, m := range g.MeshletBounds {
-				b = appendF32s(b, m.Center[:]...)
-				b = appendF32s(b, m.Radius)
-				b = appendF32s(b, m.ConeAxis[:]...)
-				b = appendF32s(b, m.ConeCutoff)
-			}
-			return b
+			return putEach(b, len(g.MeshletBounds), MeshletBoundsSize, func(dst []byte, i int) {
+				m := &g.MeshletBounds[i]
+				putF32s(dst, m.Center[:]...)
+				putF32s(dst[12:], m.Radius)
+				putF32s(dst[16:], m.ConeAxis[:]...)
+				putF32s(dst[28:], m.ConeCutoff)
+			})
 		}},
 		{ChunkMTRL, 8 * uint64(len(g.Materials)), func(b []byte) []byte {
 			for _, m := range g.Materials {
@@ -143,7 +141,7 @@ func Encode(f *File) ([]byte, error) {
 	}
 	if g.hasLods() {
 		chunks = append(chunks,
-			chunk{ChunkLODI, 4 * uint64(len(g.LodIndices)), func(b []byte) []byte { return appendU32s(b, g.LodIndices...) }},
+			chunk{ChunkLODI, 4 * uint64(len(g.LodIndices)), func(b []byte) []byte { return putU32s(b, g.LodIndices) }},
 			chunk{ChunkLODT, LodHeaderSize + MeshLodSize*uint64(len(g.Lods)), func(b []byte) []byte {
 				b = appendU32s(b, g.LodCount, d.SubmeshCount)
 				for _, l := range g.Lods {
@@ -171,25 +169,55 @@ func Encode(f *File) ([]byte, error) {
 		pos = alignUp(pos + c.size)
 	}
 	end := offsets[n-1] + chunks[n-1].size
-	b := make([]byte, 0, end)
-	b = appendU32s(b, Magic, Version, uint32(n), 0)
-	b = binary.LittleEndian.AppendUint64(b, 0)
-	b = binary.LittleEndian.AppendUint64(b, 0)
+	b := make([]byte, end) // zero: the padding
+	h := appendU32s(b[:0], Magic, Version, uint32(n), 0)
+	h = binary.LittleEndian.AppendUint64(h, 0)
+	h = binary.LittleEndian.AppendUint64(h, 0)
 	for i, c := range chunks {
-		b = appendU32s(b, uint32(c.id), 0)
-		b = binary.LittleEndian.AppendUint64(b, offsets[i])
-		b = binary.LittleEndian.AppendUint64(b, c.size)
+		h = appendU32s(h, uint32(c.id), 0)
+		h = binary.LittleEndian.AppendUint64(h, offsets[i])
+		h = binary.LittleEndian.AppendUint64(h, c.size)
 	}
 	for i, c := range chunks {
-		b = append(b, make([]byte, offsets[i]-uint64(len(b)))...)
-		start := len(b)
-		b = c.put(b)
-		if uint64(len(b)-start) != c.size {
+		// Each payload is written in place: put appends to an empty slice
+		// whose capacity is exactly the payload, so a payload of the wrong
+		// size cannot overwrite its neighbour and is caught here.
+		dst := b[offsets[i] : offsets[i] : offsets[i]+c.size]
+		if got := c.put(dst); uint64(len(got)) != c.size || (c.size > 0 && &got[0] != &b[offsets[i]]) {
 			// Unreachable: sizes above are computed from the same slices.
 			return nil, &FormatError{Offset: int64(offsets[i]), Chunk: c.id.String(), Msg: "internal error: payload size mismatch"}
 		}
 	}
 	return b, nil
+}
+
+// encodeChunk is the element count of one parallel chunk of putEach.
+const encodeChunk = 1 << 15
+
+// putEach writes n records of size bytes each into b's spare capacity (b
+// is empty), record i by put(dst, i) into its own size bytes, in parallel
+// chunks (each record's bytes depend only on it), and returns the written
+// slice.
+func putEach(b []byte, n int, size uint64, put func(dst []byte, i int)) []byte {
+	b = b[:uint64(n)*size]
+	par.Ranges(n, encodeChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			o := uint64(i) * size
+			put(b[o:o+size:o+size], i)
+		}
+	})
+	return b
+}
+
+// putU32s writes vs little-endian into b's spare capacity (b is empty).
+func putU32s(b []byte, vs []uint32) []byte {
+	return putEach(b, len(vs), 4, func(dst []byte, i int) { binary.LittleEndian.PutUint32(dst, vs[i]) })
+}
+
+func putF32s(dst []byte, vs ...float32) {
+	for k, v := range vs {
+		binary.LittleEndian.PutUint32(dst[4*k:], math.Float32bits(v))
+	}
 }
 
 // Write encodes f (see Encode) and writes it to w in one call. It never

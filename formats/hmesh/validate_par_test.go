@@ -1,0 +1,99 @@
+package hmesh
+
+import (
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Why: Validate checks large arrays in parallel chunks; the error it
+// returns must still be the first one in file order (what a loop in order
+// finds), whatever the core count, and a clean large file must pass.
+func TestValidateFirstErrorAnyCores(t *testing.T) {
+	big := build(t, gridMesh(260, 260, 260)) // 67,600 vertices, 134,162 triangles
+	require.Greater(t, len(big.Indices), 20*validateChunk)
+	big.SyncDesc()
+	require.NoError(t, Validate(big))
+
+	far := len(big.Indices) - 7 // several chunks after near
+	near := 3*validateChunk + 5
+	m1 := len(big.Meshlets) - 3
+	cases := []struct {
+		name string
+		edit func(f *File)
+		want string
+	}{
+		{"vertices", func(f *File) {
+			f.Vertices[len(f.Vertices)-2].Position[0] = float32(math.NaN())
+			f.Vertices[validateChunk+9].UV[1] = float32(math.Inf(1))
+		}, "vertex 16393 not finite"},
+		{"indices", func(f *File) {
+			f.Indices[far] = 1 << 30
+			f.Indices[near] = 1<<30 + 1
+		}, "index 49157 is 1073741825"},
+		{"meshlet vertices", func(f *File) {
+			f.MeshletVertices[len(f.MeshletVertices)-1] = 1 << 29
+			f.MeshletVertices[2*validateChunk+1] = 1<<29 + 1
+		}, "entry 32769 is 536870913"},
+		{"meshlets", func(f *File) {
+			f.MeshletBounds[m1].Radius = -1
+			f.MeshletBounds[70].Radius = 1e-6
+		}, "meshlet 70: vertex"},
+		{"submesh bounds", func(f *File) {
+			f.Submeshes[0].Bounds.Radius = 1 // far corners first fail near the start
+		}, "submesh 0: vertex 0 outside its bounds"},
+		{"lod indices", func(f *File) {
+			f.LodCount = 1
+			f.LodIndices = append([]uint32(nil), f.Indices...)
+			f.Lods = []MeshLod{{0, uint32(len(f.LodIndices))}}
+			f.LodIndices[far] = 1 << 28
+			f.LodIndices[near] = 1<<28 + 1
+		}, "entry 49157 is 268435457"},
+	}
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	for _, c := range cases {
+		for _, procs := range []int{1, 2, 8} {
+			runtime.GOMAXPROCS(procs)
+			f := clone(big)
+			c.edit(f)
+			err := Validate(f)
+			require.ErrorContains(t, err, c.want, "%s at GOMAXPROCS %d", c.name, procs)
+		}
+	}
+}
+
+// clone copies the slices Validate's cases edit.
+func clone(f *File) *File {
+	g := *f
+	g.Vertices = append([]Vertex(nil), f.Vertices...)
+	g.Indices = append([]uint32(nil), f.Indices...)
+	g.MeshletVertices = append([]uint32(nil), f.MeshletVertices...)
+	g.MeshletBounds = append([]MeshletBounds(nil), f.MeshletBounds...)
+	g.Submeshes = append([]SubMesh(nil), f.Submeshes...)
+	return &g
+}
+
+// BenchmarkEncodeLarge and BenchmarkDecodeLarge time a 1.27M-triangle grid
+// (Encode validates the File first; Decode validates what it read).
+func BenchmarkEncodeLarge(b *testing.B) {
+	f := build(b, gridMesh(800, 800, 800))
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Encode(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeLarge(b *testing.B) {
+	data := mustEncode(b, build(b, gridMesh(800, 800, 800)))
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
