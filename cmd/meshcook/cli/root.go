@@ -22,6 +22,7 @@ const Version = "0.1.0"
 // Main runs the CLI on the process's arguments and standard streams.
 func Main() int {
 	setMemoryLimit(budget.DefaultMemory)
+	setGCPercent(gcPercent)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
