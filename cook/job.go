@@ -27,9 +27,9 @@ type cooked struct {
 	lods      [][]simplify.Level      // per submesh, one per LOD ratio (nil when LODs are off)
 	clod      []*clusterlod.Hierarchy // per submesh (nil unless Options.ClusterLOD)
 	// bounds are each submesh's mesh.ComputeBounds, for the .hmesh target
-	// (nil slots otherwise), computed beside meshlets and LODs.
+	// (zero otherwise), computed beside meshlets and LODs.
 	bounds []mesh.Bounds
-	report    MeshReport
+	report MeshReport
 }
 
 // cookJob runs one source through every stage. It never panics: a panic in
