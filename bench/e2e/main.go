@@ -8,6 +8,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,6 +33,7 @@ type config struct {
 	corpus   string
 	dir      string // this folder (node_modules/gltfpack)
 	meshcook string
+	baseline string // another meshcook binary timed beside it ("" for none)
 	runs     int
 	sub      int
 	fanTris  int
@@ -71,6 +73,7 @@ func run(args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.corpus, "corpus", "../shared/corpus", "shared corpus folder")
 	fs.StringVar(&cfg.dir, "dir", "bench/e2e", "folder holding node_modules/gltfpack")
 	fs.StringVar(&cfg.meshcook, "meshcook", "bin/meshcook", "meshcook binary to time")
+	fs.StringVar(&cfg.baseline, "baseline", "", "another meshcook binary (say, main's) timed in the same rounds, as \"baseline\", on the big mesh, FlightHelmet and the bunny")
 	fs.IntVar(&cfg.runs, "runs", 5, "timed runs per tool and input (median reported)")
 	fs.IntVar(&cfg.sub, "sub", 18, "the big mesh splits each bunny triangle into sub×sub triangles (18: 1.19M)")
 	fs.IntVar(&cfg.fanTris, "fan", 200000, "triangles of the fan (and about as many in the grid)")
@@ -111,12 +114,36 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	meshcook := func(extra ...string) tool {
-		name := "meshcook"
+	cook := func(bin, name string, extra ...string) tool {
 		if len(extra) > 0 {
 			name += " " + strings.Join(extra, " ")
 		}
-		return tool{name, append([]string{mc, "cook", "{in}", "-o", "{out}", "--no-cache", "-q"}, extra...)}
+		return tool{name, append([]string{bin, "cook", "{in}", "-o", "{out}", "--no-cache", "-q"}, extra...)}
+	}
+	meshcook := func(extra ...string) tool { return cook(mc, "meshcook", extra...) }
+	var base string
+	if cfg.baseline != "" {
+		if base, err = filepath.Abs(cfg.baseline); err != nil {
+			return err
+		}
+		if _, err := os.Stat(base); err != nil {
+			return fmt.Errorf("baseline binary: %w", err)
+		}
+	}
+	// withBaseline adds the baseline's runs of b's first n tools (meshcook
+	// commands) and their ratios to tool ref.
+	withBaseline := func(b bench, n, ref int) bench {
+		if base == "" {
+			return b
+		}
+		for i := range n {
+			t := b.tools[i]
+			t.name = "baseline" + strings.TrimPrefix(t.name, "meshcook")
+			t.argv = append([]string{base}, t.argv[1:]...)
+			b.tools = append(b.tools, t)
+			b.ratios = append(b.ratios, [2]int{len(b.tools) - 1, ref})
+		}
+		return b
 	}
 	gltfpack := tool{"gltfpack -si 0.25", []string{node, gp, "-i", "{in}", "-o", "{out}.glb", "-si", "0.25"}}
 
@@ -146,17 +173,17 @@ func run(args []string, stdout io.Writer) error {
 	var benches []bench
 	if want("big") {
 		name := fmt.Sprintf("bunny-sub%d", cfg.sub)
-		benches = append(benches, bench{name: name, input: filepath.Join(work, name+".glb"), tris: tris[name],
-			tools: []tool{meshcook(), meshcook("--lods", "none"), gltfpack}, ratios: [][2]int{{0, 2}, {1, 2}}})
+		benches = append(benches, withBaseline(bench{name: name, input: filepath.Join(work, name+".glb"), tris: tris[name],
+			tools: []tool{meshcook(), meshcook("--lods", "none"), gltfpack}, ratios: [][2]int{{0, 2}, {1, 2}}}, 2, 2))
 	}
 	if want("FlightHelmet") {
 		p := filepath.Join(cfg.corpus, "gltf", "FlightHelmet", "FlightHelmet.gltf")
-		benches = append(benches, bench{name: "FlightHelmet", input: p, tris: tris["FlightHelmet"],
-			tools: []tool{meshcook(), gltfpack}, ratios: [][2]int{{0, 1}}})
+		benches = append(benches, withBaseline(bench{name: "FlightHelmet", input: p, tris: tris["FlightHelmet"],
+			tools: []tool{meshcook(), gltfpack}, ratios: [][2]int{{0, 1}}}, 1, 1))
 	}
 	if want("bunny") {
-		benches = append(benches, bench{name: "bunny", input: filepath.Join(work, "bunny.glb"), tris: tris["bunny"],
-			tools: []tool{meshcook(), gltfpack}, ratios: [][2]int{{0, 1}}})
+		benches = append(benches, withBaseline(bench{name: "bunny", input: filepath.Join(work, "bunny.glb"), tris: tris["bunny"],
+			tools: []tool{meshcook(), gltfpack}, ratios: [][2]int{{0, 1}}}, 1, 1))
 	}
 	if want("fan") {
 		// One bench with two inputs: the fan and grid tools carry their
@@ -335,8 +362,9 @@ func printStats(w io.Writer, b bench, mc, work string, timeout time.Duration) er
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err := cmd.Run()
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded) // before cancel sets Canceled
 		cancel()
-		if ctx.Err() != nil {
+		if timedOut {
 			fmt.Fprintf(w, "-- %s --stats: timed out\n", t.name)
 			continue
 		}
