@@ -314,40 +314,29 @@ func (s *state) buildRemap(positions [][3]float32) {
 func (s *state) classify(opts *Options) {
 	n := s.n
 	off, adj := buildAdjacency(s.result, n, nil, nil, nil)
-	// hasEdge reports the half-edge a→b. Its triangle is in both fans
-	// (from a it continues to b, at b it comes back from a), so it scans
-	// the smaller: around a vertex of huge valence, scanning its fan for
-	// each neighbour's twin would be quadratic. Each edge then costs the
-	// smaller valence of its ends, which sums to a small multiple of the
-	// edge count on any mesh that embeds in a surface of low genus.
-	hasEdge := func(a, b uint32) bool {
-		s.work += int64(min(off[a+1]-off[a], off[b+1]-off[b]))
-		if off[a+1]-off[a] <= off[b+1]-off[b] {
-			for _, e := range adj[off[a]:off[a+1]] {
-				if e.next == b {
-					return true
-				}
-			}
-			return false
-		}
-		for _, e := range adj[off[b]:off[b+1]] {
-			if e.prev == a {
-				return true
-			}
-		}
-		return false
-	}
-	// openOut[v]: target of v's single open outgoing half-edge, noVertex if
-	// none, v itself if several; openIn likewise for incoming.
+	// A half-edge v→t is open unless its twin t→v exists. The twin's
+	// triangle is in v's own fan, arriving at v from t (prev == t), so
+	// each vertex needs only its fan: stamp the fan's prev vertices, then
+	// test each next against the stamps. Linear in the fans whatever the
+	// valences (three vertices shared by two million duplicate triangles
+	// cost two million steps, not their square).
 	openOut := make([]uint32, n)
 	openIn := make([]uint32, n)
 	for i := range openOut {
 		openOut[i], openIn[i] = noVertex, noVertex
 	}
+	// openOut[v]: target of v's single open outgoing half-edge, noVertex if
+	// none, v itself if several; openIn likewise for incoming.
+	stamp := make([]uint32, n) // v+1 where the vertex arrives at v
 	for v := range uint32(n) {
-		for _, e := range adj[off[v]:off[v+1]] {
+		fan := adj[off[v]:off[v+1]]
+		s.work += 2 * int64(len(fan))
+		for _, e := range fan {
+			stamp[e.prev] = v + 1
+		}
+		for _, e := range fan {
 			t := e.next
-			if hasEdge(t, v) {
+			if stamp[t] == v+1 {
 				continue
 			}
 			if openOut[v] == noVertex {

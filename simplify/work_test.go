@@ -144,3 +144,33 @@ func TestSimplifyContextStopsWithinBoundedWork(t *testing.T) {
 		})
 	}
 }
+
+// dupTriangles is n copies of one triangle on three vertices: every vertex
+// has valence n (a 47 KB FBX of two million such copies is a #19 recipe).
+func dupTriangles(n int) testMesh {
+	m := testMesh{pos: [][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}}
+	m.idx = make([]uint32, 0, 3*n)
+	for range n {
+		m.idx = append(m.idx, 0, 1, 2)
+	}
+	m.attrs = Attributes{Normals: [][3]float32{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}}
+	return m
+}
+
+// Classifying vertices whose fans are huge is linear in the fans: four
+// times the duplicates is about four times the work (it was quadratic:
+// each half-edge's twin was searched in a fan as long as the mesh, and
+// two million duplicates never finished). Nothing can collapse, so every
+// level keeps the input's triangles, and each is valid.
+func TestDuplicateTrianglesWorkLinear(t *testing.T) {
+	const n = 20000
+	small, wSmall := chainWork(t, dupTriangles(n))
+	big, wBig := chainWork(t, dupTriangles(4*n))
+	for i, levels := range [][]Level{small, big} {
+		for _, l := range levels {
+			assert.LessOrEqual(t, len(l.Indices)/3, n<<(2*i), "level %v", l.Ratio)
+		}
+	}
+	t.Logf("work: %d duplicates %d, %d duplicates %d", n, wSmall, 4*n, wBig)
+	assert.Less(t, float64(wBig), 6*float64(wSmall), "4× the duplicates: work %d vs %d, want about 4× (quadratic would be 16×)", wBig, wSmall)
+}
