@@ -2,6 +2,7 @@ package cook
 
 import (
 	"github.com/meshcook/meshcook/formats/hanim"
+	"github.com/meshcook/meshcook/formats/kinds"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -59,10 +60,11 @@ func morphCounts(scene *mesh.Scene) []int {
 
 func validateHAnim(b []byte, joints int, targets []int) func() error {
 	return func() error {
-		clips, err := hanim.Decode(b) // Decode validates
+		v, err := kinds.Decode("hanim", b)
 		if err != nil {
 			return err
 		}
+		clips := v.([]hanim.Clip)
 		if err := hanim.CheckJoints(clips, joints); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/meshcook/meshcook/formats/hmat"
 	"github.com/meshcook/meshcook/formats/hmesh"
+	"github.com/meshcook/meshcook/formats/kinds"
 	"github.com/meshcook/meshcook/internal/par"
 	"github.com/meshcook/meshcook/mesh"
 )
@@ -149,8 +150,8 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		return nil, err
 	}
 	return []outputFile{
-		{name: job.Name + ".hmesh", kind: "hmesh", data: meshBytes, validate: validateHMesh(meshBytes)},
-		{name: job.Name + ".hmat", kind: "hmat", data: matBytes, validate: validateHMat(matBytes)},
+		{name: job.Name + ".hmesh", kind: "hmesh", data: meshBytes, validate: readBack("hmesh", meshBytes)},
+		{name: job.Name + ".hmat", kind: "hmat", data: matBytes, validate: readBack("hmat", matBytes)},
 	}, nil
 }
 
@@ -184,16 +185,12 @@ func packLODs(f *hmesh.File, c *cooked, bases []uint32, lodCount int) {
 	}
 }
 
-func validateHMesh(b []byte) func() error {
+// readBack is an output's check before it is written: the decoder of its
+// kind in formats/kinds (the one validate and inspect use), which
+// validates what it decodes.
+func readBack(kind string, b []byte) func() error {
 	return func() error {
-		_, err := hmesh.Decode(b) // Decode validates
-		return err
-	}
-}
-
-func validateHMat(b []byte) func() error {
-	return func() error {
-		_, err := hmat.Decode(b) // Decode validates
+		_, err := kinds.Decode(kind, b)
 		return err
 	}
 }

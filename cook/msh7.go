@@ -56,13 +56,10 @@ func packMSH7(ctx context.Context, job Job, c *cooked, opts Options) ([]outputFi
 			return nil, fmt.Errorf("submesh %d: %w", i, err)
 		}
 		out = append(out, outputFile{
-			name: fmt.Sprintf("%s.%d.msh7", job.Name, i),
-			kind: "msh7",
-			data: data,
-			validate: func() error {
-				_, err := msh7.Decode(data) // Decode validates
-				return err
-			},
+			name:     fmt.Sprintf("%s.%d.msh7", job.Name, i),
+			kind:     "msh7",
+			data:     data,
+			validate: readBack("msh7", data),
 		})
 	}
 	return out, nil

@@ -2,9 +2,12 @@ package cook
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/meshcook/meshcook/formats/format"
+	"github.com/meshcook/meshcook/formats/kinds"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -12,7 +15,7 @@ import (
 // validate` and `inspect` on sources (before canonicalization: triangles
 // as imported). The JSON field names are a contract, like the cook report's.
 type SourceInfo struct {
-	Source string `json:"source"`
+	Source string `json:"file"` // "file" as in every inspect summary
 	Kind   string `json:"kind"` // "gltf", "fbx", "nwb", "heightfield"
 	// DrawsBefore is the imported submesh count (one per primitive
 	// instance), Draws what draw merging leaves (mesh.MergeDraws).
@@ -92,6 +95,24 @@ func InspectSource(path string, opts Options) (*SourceInfo, error) {
 	mesh.MergeDraws(scene)
 	info.Draws = len(scene.Submeshes)
 	return info, nil
+}
+
+// SourceImporter is how validate and inspect read glTF and FBX sources
+// (formats/kinds): InspectSource with opts.
+func SourceImporter(opts Options) kinds.Importer {
+	return func(path string) (format.Summary, error) {
+		info, err := InspectSource(path, opts)
+		if err != nil {
+			return nil, err
+		}
+		return info, nil
+	}
+}
+
+// WriteText prints String.
+func (s *SourceInfo) WriteText(w io.Writer) error {
+	_, err := io.WriteString(w, s.String())
+	return err
 }
 
 // String is the one-paragraph summary `inspect` prints.

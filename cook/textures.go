@@ -271,18 +271,11 @@ func packTextures(ctx context.Context, job Job, c *cooked, to TextureOptions) ([
 			name:     TexturePath(job.Name, leaves[img]),
 			kind:     "ktx2",
 			data:     b,
-			validate: validateKTX2(b),
+			validate: readBack("ktx2", b),
 		})
 	}
 	c.report.Textures = len(out)
 	return out, warnings
-}
-
-func validateKTX2(b []byte) func() error {
-	return func() error {
-		_, err := ktx2.Decode(b) // Decode validates
-		return err
-	}
 }
 
 // packCompanions builds what the hmesh target writes beside the .hmesh and

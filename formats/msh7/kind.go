@@ -1,0 +1,62 @@
+package msh7
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/meshcook/meshcook/formats/format"
+)
+
+// Format describes MSH7 meshlet payloads (bytes "7HSM": u32 0x4D534837)
+// for formats/kinds.
+func Format() format.Description {
+	return format.Description{
+		Name:   "msh7",
+		Magic:  []byte{0x37, 0x48, 0x53, 0x4D},
+		Decode: func(b []byte) (any, error) { return Decode(b) }, // Decode validates
+		Validate: func(_ string, b []byte) error {
+			_, err := Decode(b)
+			return err
+		},
+		Summarize: func(path string, b []byte) (format.Summary, error) {
+			f, err := Decode(b)
+			if err != nil {
+				return nil, err
+			}
+			return Summarize(path, f), nil
+		},
+		Dump: func(w io.Writer, _ string, b []byte) error {
+			f, err := Decode(b)
+			if err != nil {
+				return err
+			}
+			return Dump(w, f)
+		},
+	}
+}
+
+// Summary is `inspect` of a .msh7.
+type Summary struct {
+	File          string `json:"file"`
+	Kind          string `json:"kind"`
+	Skinned       bool   `json:"skinned"`
+	Positions     int    `json:"positions"`
+	Meshlets      int    `json:"meshlets"`
+	Triangles     int    `json:"triangles"`
+	LocalVertices int    `json:"localVertices"`
+	Cones         int    `json:"cones"`
+	RefBytes      int    `json:"refBytes"`
+}
+
+// Summarize counts what f holds.
+func Summarize(path string, f *File) *Summary {
+	st := f.Stats()
+	return &Summary{path, "msh7", f.Class == ClassSkinned, len(f.Positions), st.Meshlets, st.Triangles, st.LocalVertices, st.Cones, st.RefBytes}
+}
+
+// WriteText prints the human summary.
+func (s *Summary) WriteText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "%s: MSH7, skinned %v\n  %d positions, %d meshlets, %d triangles, %d local vertices, %d enabled cones, %d ref bytes\n",
+		s.File, s.Skinned, s.Positions, s.Meshlets, s.Triangles, s.LocalVertices, s.Cones, s.RefBytes)
+	return err
+}
