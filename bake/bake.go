@@ -62,6 +62,15 @@ type EntryReport struct {
 	SourceTriangles int `json:"source_triangles"`
 }
 
+// PackExt is the extension a pack of the report's family is named with:
+// .rmpk for a rigged pack, .smpk otherwise.
+func (r Report) PackExt() string {
+	if r.Family == meshpack.Rigged.String() {
+		return meshpack.Rigged.Ext()
+	}
+	return meshpack.Static.Ext()
+}
+
 // Report is what a bake did.
 type Report struct {
 	// Family is the pack written: "static" (.smpk) or "rigged" (.rmpk).

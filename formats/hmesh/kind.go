@@ -58,6 +58,9 @@ type Summary struct {
 	MorphTargets    int              `json:"morphTargets"` // MRPH targets over all submeshes
 	MorphEntries    int              `json:"morphEntries"` // MRPH sparse deltas
 	Lods            []LODSummary     `json:"lods"`
+	// ClusterLOD is the cluster hierarchy cut at DefaultCutErrors
+	// (clusterlod_summary.go), absent without one.
+	ClusterLOD *ClusterLODSummary `json:"clusterLod,omitempty"`
 }
 
 // BoundsSummary is the BNDS chunk with camelCase JSON names.
@@ -104,6 +107,7 @@ func Summarize(path string, f *File) *Summary {
 		Joints:        len(f.Joints),
 		Roots:         []int{},
 		Lods:          SummarizeLODs(f),
+		ClusterLOD:    SummarizeClusterLOD(f, DefaultCutErrors),
 	}
 	if f.Morphs != nil {
 		s.MorphTargets, s.MorphEntries = len(f.Morphs.Targets), len(f.Morphs.Entries)
@@ -198,6 +202,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if s.MorphTargets > 0 {
 		fmt.Fprintf(w, "  morphs: %d targets, %d sparse deltas\n", s.MorphTargets, s.MorphEntries)
 	}
+	s.ClusterLOD.writeText(w, s.Triangles)
 	for _, l := range s.Lods {
 		_, err := fmt.Fprintf(w, "  LOD%d: %d triangles (%.1f%%), error %.5f of the diagonal, %d submeshes stalled\n",
 			l.Level, l.Triangles, 100*float64(l.Triangles)/math.Max(1, float64(s.Triangles)), l.Error, l.Stalled)

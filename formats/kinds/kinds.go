@@ -132,3 +132,13 @@ func source(name string, magic []byte, imp Importer, exts ...string) format.Desc
 		Dump:      format.DumpJSON(summarize),
 	}
 }
+
+// SummarizeCuts is inspect --error: the .hmesh summary of b with its
+// cluster hierarchy cut at errs (hmesh.SummarizeCuts).
+func SummarizeCuts(path string, b []byte, errs []float64) (format.Summary, error) {
+	s, err := hmesh.SummarizeCuts(path, b, errs)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}

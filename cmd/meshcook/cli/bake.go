@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/meshcook/meshcook/bake"
-	"github.com/meshcook/meshcook/formats/meshpack"
 	"github.com/meshcook/meshcook/internal/atomicfile"
 )
 
@@ -100,11 +99,7 @@ func runBake(ctx context.Context, catalog string, o bakeOptions, opts bake.Optio
 	if err != nil {
 		return bakeError(err)
 	}
-	want := meshpack.Static.Ext()
-	if rep.Family == meshpack.Rigged.String() {
-		want = meshpack.Rigged.Ext()
-	}
-	if filepath.Ext(o.out) != want {
+	if want := rep.PackExt(); filepath.Ext(o.out) != want {
 		fmt.Fprintf(stderr, "warning: %s: a %s pack is usually named *%s\n", o.out, rep.Family, want)
 	}
 	changed, err := atomicfile.WriteIfChanged(o.out, b)

@@ -5,25 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/meshcook/meshcook/cook"
-	"github.com/meshcook/meshcook/formats/cnb"
-	"github.com/meshcook/meshcook/formats/hanim"
-	"github.com/meshcook/meshcook/formats/hmesh"
-	"github.com/meshcook/meshcook/formats/meshpack"
-	"github.com/meshcook/meshcook/formats/msh7"
-	"github.com/meshcook/meshcook/formats/payload"
 	"github.com/meshcook/meshcook/internal/atomicfile"
-	"github.com/meshcook/meshcook/internal/geomerr"
 	"github.com/meshcook/meshcook/internal/preview"
 )
 
@@ -96,45 +86,29 @@ func runInspectPNG(ctx context.Context, stdout io.Writer, path string, p pngFlag
 	}
 	b, k, err := readKind(path)
 	if err != nil {
-		return err
+		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, err))
 	}
 	only := func(flag, value, kinds string) error {
 		if value != "" {
-			return usageError("inspect: --%s is for %s, not a %s file", flag, kinds, k.name)
+			return usageError("inspect: --%s is for %s, not a %s file", flag, kinds, k.Name)
 		}
 		return nil
 	}
 	if err := errors.Join(
-		only("resource", gate(k.name != "cnb", p.resource), ".cnb worlds"),
-		only("entry", gate(k.name != "meshpack", p.entry), "mesh packs"),
-		only("clip", gate(k.name != "hmesh", p.clip), "skinned .hmesh files"),
+		only("resource", gate(k.Name != "cnb", p.resource), ".cnb worlds"),
+		only("entry", gate(k.Name != "meshpack", p.entry), "mesh packs"),
+		only("clip", gate(k.Name != "hmesh", p.clip), "skinned .hmesh files"),
 	); err != nil {
 		return err
 	}
-	var img *image.RGBA
-	switch k.name {
-	case "hmesh":
-		img, err = pngHMesh(ctx, path, b, p, o)
-	case "msh7":
-		img, err = pngMSH7(ctx, b, o)
-	case "payload", "skmv":
-		m, perr := payloadModel(b, k.name == "skmv")
-		if perr != nil {
-			return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, perr))
-		}
-		img, err = preview.Render(ctx, m, o)
-	case "cnb":
-		img, err = pngWorld(ctx, path, b, p.resource, o)
-	case "meshpack":
-		img, err = pngPack(ctx, b, p.entry, o)
-	default:
-		return usageError("inspect: --png draws .hmesh, .msh7, .cnb worlds, mesh payloads and mesh packs, not a %s file", k.name)
-	}
-	if err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return err
-		}
+	img, err := preview.DrawFile(ctx, k.Name, path, b, preview.Pick{Resource: p.resource, Entry: p.entry, Clip: p.clip, Time: p.time}, o)
+	var pe *preview.PickError
+	switch {
+	case errors.Is(err, preview.ErrKind):
+		return usageError("inspect: --png draws .hmesh, .msh7, .cnb worlds, mesh payloads and mesh packs, not a %s file", k.Name)
+	case errors.As(err, &pe):
+		return usageError("inspect: %v", pe)
+	case err != nil:
 		return withCode(ExitBadInput, fmt.Errorf("inspect: %s: %w", path, err))
 	}
 	var buf bytes.Buffer
@@ -154,224 +128,6 @@ func gate(cond bool, value string) string {
 		return value
 	}
 	return ""
-}
-
-// hmeshModel decodes a .hmesh into a model with its LOD errors measured
-// as inspect reports them (summarizeLODs).
-func hmeshModel(b []byte) (*hmesh.File, *preview.Model, error) {
-	f, err := hmesh.Decode(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := preview.FromHMesh(f)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i, l := range summarizeLODs(f) {
-		if i < len(m.LODs) {
-			m.LODs[i].Error = l.Error
-			m.LODs[i].Stalled = l.Stalled == len(f.Submeshes)
-		}
-	}
-	return f, m, nil
-}
-
-func pngHMesh(ctx context.Context, path string, b []byte, p pngFlags, o preview.Options) (*image.RGBA, error) {
-	f, m, err := hmeshModel(b)
-	if err != nil {
-		return nil, err
-	}
-	if p.clip != "" {
-		clip, err := clipBeside(path, p.clip)
-		if err != nil {
-			return nil, err
-		}
-		if err := preview.Pose(m, f, clip, p.time); err != nil {
-			return nil, err
-		}
-		o.Title = fmt.Sprintf("%s @ %gs", p.clip, p.time)
-	}
-	return preview.Render(ctx, m, o)
-}
-
-// clipBeside reads the .hanim with the same stem as the .hmesh at path
-// (cook writes them together) and returns the clip named name.
-func clipBeside(path, name string) (*hanim.Clip, error) {
-	ap := strings.TrimSuffix(path, filepath.Ext(path)) + ".hanim"
-	b, err := os.ReadFile(ap)
-	if err != nil {
-		return nil, withCode(ExitBadInput, fmt.Errorf("inspect: --clip: %s: %w", ap, unwrapPath(err)))
-	}
-	clips, err := hanim.Decode(b)
-	if err != nil {
-		return nil, withCode(ExitBadInput, fmt.Errorf("inspect: --clip: %s: %w", ap, err))
-	}
-	names := make([]string, 0, len(clips))
-	for i := range clips {
-		if clips[i].Name == name {
-			return &clips[i], nil
-		}
-		names = append(names, strconv.Quote(clips[i].Name))
-	}
-	// "#N" names the N-th clip (for clips without a name).
-	if n, err := strconv.Atoi(strings.TrimPrefix(name, "#")); err == nil && strings.HasPrefix(name, "#") && n >= 0 && n < len(clips) {
-		return &clips[n], nil
-	}
-	return nil, usageError("inspect: --clip %q: %s has no such clip (clips: %s; #0 to #%d pick by position)", name, ap, strings.Join(names, ", "), len(clips)-1)
-}
-
-func pngMSH7(ctx context.Context, b []byte, o preview.Options) (*image.RGBA, error) {
-	f, err := msh7.Decode(b)
-	if err != nil {
-		return nil, err
-	}
-	m, err := preview.FromMSH7(f)
-	if err != nil {
-		return nil, err
-	}
-	return preview.Render(ctx, m, o)
-}
-
-// payloadModel decodes a static or skinned mesh_payload and measures its
-// alternate levels' error as inspect does for .hmesh LODs.
-func payloadModel(b []byte, skinned bool) (*preview.Model, error) {
-	var m *preview.Model
-	if skinned {
-		p, err := payload.DecodeSkinnedWithLODs(b)
-		if err != nil {
-			return nil, err
-		}
-		m = preview.FromSkinnedPayload(p)
-	} else {
-		p, err := payload.Parse(b)
-		if err != nil {
-			return nil, err
-		}
-		m = preview.FromPayload(p)
-	}
-	if diag := geomerr.Extent(m.Positions, m.Triangles); diag > 0 {
-		for i := range m.LODs {
-			m.LODs[i].Error = lodError(m.Positions, m.Triangles, m.LODs[i].Triangles, diag)
-		}
-	}
-	return m, nil
-}
-
-// worldMesh is one mesh resource of a world, named as the lock names it.
-type worldMesh struct {
-	name    string
-	skinned bool
-	body    []byte
-}
-
-// pngWorld draws one mesh resource of a .cnb world (--resource), or a
-// contact sheet of every mesh resource.
-func pngWorld(ctx context.Context, path string, b []byte, resource string, o preview.Options) (*image.RGBA, error) {
-	meshes, err := worldMeshes(path, b)
-	if err != nil {
-		return nil, err
-	}
-	if len(meshes) == 0 {
-		return nil, errors.New("world has no mesh resources to draw")
-	}
-	if resource == "" {
-		var entries []preview.Entry
-		for _, wm := range meshes {
-			m, err := payloadModel(wm.body, wm.skinned)
-			if err != nil {
-				return nil, fmt.Errorf("resource %s: %w", wm.name, err)
-			}
-			entries = append(entries, preview.Entry{Name: wm.name, Model: m})
-		}
-		return preview.Sheet(ctx, entries, o)
-	}
-	names := make([]string, 0, len(meshes))
-	for _, wm := range meshes {
-		if wm.name == resource {
-			m, err := payloadModel(wm.body, wm.skinned)
-			if err != nil {
-				return nil, fmt.Errorf("resource %s: %w", wm.name, err)
-			}
-			o.Title = wm.name
-			return preview.Render(ctx, m, o)
-		}
-		names = append(names, wm.name)
-	}
-	return nil, usageError("inspect: --resource %q: no such mesh resource in %s (meshes: %s)", resource, path, strings.Join(names, ", "))
-}
-
-// worldMeshes returns the Mesh and SkinnedMesh resources of the world whose
-// blob 0 is b, sorted by name: names come from the world-lock.json beside
-// the blobs, or are "Mesh:<handle>" without one.
-func worldMeshes(path string, b []byte) ([]worldMesh, error) {
-	meta, err := checkWorldBlob(path, b)
-	if err != nil {
-		return nil, err
-	}
-	if meta.IsEmpty() && filepath.Base(path) != "0" {
-		return nil, errors.New("an overflow blob holds no resource table: name the world's blob 0")
-	}
-	sections := [][]byte{}
-	dir := filepath.Dir(path)
-	for i := 0; i <= int(meta.Manifest.MaxBlobIndex); i++ {
-		img := b
-		if i > 0 {
-			if img, err = os.ReadFile(filepath.Join(dir, strconv.Itoa(i))); err != nil {
-				return nil, fmt.Errorf("overflow blob %d: %w", i, unwrapPath(err))
-			}
-		}
-		_, sec, err := cnb.ParseBlob(img)
-		if err != nil {
-			return nil, fmt.Errorf("blob %d: %w", i, err)
-		}
-		sections = append(sections, sec)
-	}
-	names := map[[2]uint32]string{}
-	if l := lockBeside(path); l != nil {
-		for _, r := range l.Resources {
-			k, _ := cnb.ParseResourceKind(r.Kind)
-			names[[2]uint32{uint32(k), r.Handle}] = r.Name
-		}
-	}
-	var out []worldMesh
-	for _, r := range meta.Resources {
-		if (r.Kind != cnb.Mesh && r.Kind != cnb.SkinnedMesh) || r.Payload == nil {
-			continue
-		}
-		name := names[[2]uint32{uint32(r.Kind), r.Handle}]
-		if name == "" {
-			name = fmt.Sprintf("%s:%d", r.Kind, r.Handle)
-		}
-		loc := r.Payload // checkWorldBlob validated every locator
-		out = append(out, worldMesh{name: name, skinned: r.Kind == cnb.SkinnedMesh, body: sections[loc.BlobIndex][loc.Offset : loc.Offset+loc.Len]})
-	}
-	slices.SortStableFunc(out, func(a, b worldMesh) int { return strings.Compare(a.name, b.name) })
-	return out, nil
-}
-
-// pngPack draws one entry of a mesh pack (--entry), or a contact sheet of
-// every entry.
-func pngPack(ctx context.Context, b []byte, entry string, o preview.Options) (*image.RGBA, error) {
-	p, err := meshpack.DecodeLimit(b, maxPackBytes)
-	if err != nil {
-		return nil, err
-	}
-	if entry == "" {
-		entries := make([]preview.Entry, 0, len(p.Entries))
-		for i := range p.Entries {
-			entries = append(entries, preview.Entry{Name: p.Entries[i].Name, Model: preview.FromPackEntry(&p.Entries[i])})
-		}
-		return preview.Sheet(ctx, entries, o)
-	}
-	names := make([]string, 0, len(p.Entries))
-	for i := range p.Entries {
-		if p.Entries[i].Name == entry {
-			o.Title = entry
-			return preview.Render(ctx, preview.FromPackEntry(&p.Entries[i]), o)
-		}
-		names = append(names, p.Entries[i].Name)
-	}
-	return nil, usageError("inspect: --entry %q: no such entry (entries: %s)", entry, strings.Join(names, ", "))
 }
 
 // writePreviews draws inspect --png's default picture of every .hmesh and
@@ -396,15 +152,7 @@ func writePreviews(ctx context.Context, rep *cook.Report, dir string, stderr io.
 		if err != nil {
 			return withCode(ExitOutput, fmt.Errorf("cook: --png-dir: %s: %w", out.Path, unwrapPath(err)))
 		}
-		var img *image.RGBA
-		if out.Kind == "hmesh" {
-			var m *preview.Model
-			if _, m, err = hmeshModel(b); err == nil {
-				img, err = preview.Render(ctx, m, o)
-			}
-		} else {
-			img, err = pngMSH7(ctx, b, o)
-		}
+		img, err := preview.DrawFile(ctx, out.Kind, out.Path, b, preview.Pick{}, o)
 		if err != nil {
 			fmt.Fprintf(stderr, "warning: %s: no preview: %v\n", out.Name, err)
 			continue

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 )
@@ -76,29 +74,15 @@ when any file fails.`,
 
 func validateFile(path string) fileCheck {
 	c := fileCheck{File: path, Kind: "unknown"}
-	b, err := os.ReadFile(path)
+	b, k, err := readKind(path)
+	if err == nil {
+		c.Kind = k.Name
+		err = k.Validate(path, b)
+	}
 	if err != nil {
-		c.Error = unwrapPath(err).Error()
-		return c
-	}
-	k := detectKind(path, b)
-	if k == nil {
-		c.Error = "unrecognised file kind (no known magic or extension)"
-		return c
-	}
-	c.Kind = k.name
-	if err := k.validate(path, b); err != nil {
 		c.Error = err.Error()
 		return c
 	}
 	c.OK = true
 	return c
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
