@@ -15,7 +15,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/meshcook/meshcook/internal/safename"
@@ -78,18 +77,7 @@ func Plan(inputs []string) ([]Job, error) {
 			return nil, err
 		}
 	}
-	sort.Slice(jobs, func(i, j int) bool {
-		if jobs[i].Name != jobs[j].Name {
-			return jobs[i].Name < jobs[j].Name
-		}
-		return jobs[i].Source < jobs[j].Source
-	})
-	for i := 1; i < len(jobs); i++ {
-		if strings.EqualFold(jobs[i].Name, jobs[i-1].Name) {
-			return nil, &InputError{Path: jobs[i].Source, Err: fmt.Errorf("writes the same output %q as %s; rename one of them", jobs[i].Name, jobs[i-1].Source)}
-		}
-	}
-	return jobs, nil
+	return SortJobs(jobs)
 }
 
 func newJob(root, src, rel string) Job {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -37,11 +36,5 @@ func PlanRooted(root string, files []string) ([]Job, error) {
 		}
 		jobs = append(jobs, newJob(root, f, rel))
 	}
-	sort.Slice(jobs, func(i, j int) bool { return jobs[i].Name < jobs[j].Name })
-	for i := 1; i < len(jobs); i++ {
-		if strings.EqualFold(jobs[i].Name, jobs[i-1].Name) {
-			return nil, &InputError{Path: jobs[i].Source, Err: fmt.Errorf("writes the same output %q as %s; rename one of them", jobs[i].Name, jobs[i-1].Source)}
-		}
-	}
-	return jobs, nil
+	return SortJobs(jobs)
 }

@@ -263,12 +263,14 @@ func (pr *Project) Plan() ([]Job, error) {
 			}
 		}
 	}
-	return sortJobs(jobs)
+	return SortJobs(jobs)
 }
 
-// sortJobs sorts jobs by output name and refuses two that would write the
-// same output (as Plan does).
-func sortJobs(jobs []Job) ([]Job, error) {
+// SortJobs sorts jobs by output name (then source) and refuses two that
+// would write the same output, names equal but for case (case-insensitive
+// file systems): the one collision check of Plan, PlanRooted, projects
+// and `meshcook plan`.
+func SortJobs(jobs []Job) ([]Job, error) {
 	sort.Slice(jobs, func(i, j int) bool { return lessJob(jobs[i], jobs[j]) })
 	for i := 1; i < len(jobs); i++ {
 		if strings.EqualFold(jobs[i].Name, jobs[i-1].Name) {

@@ -166,23 +166,35 @@ func (a Vec3) IsFinite() bool {
 	return true
 }
 
-// AxisPerpendicular returns n crossed with the coordinate axis n is least
-// aligned with, normalised: a deterministic unit vector perpendicular to n,
-// used as the placeholder tangent of meshes without tangents ((1, 0, 0)
-// when n is zero or not finite).
-func AxisPerpendicular(n Vec3) Vec3 {
-	x, y, z := math.Abs(float64(n[0])), math.Abs(float64(n[1])), math.Abs(float64(n[2]))
-	var a [3]float64
+// PlaceholderAxis is the coordinate axis n is least aligned with (x
+// before y before z on ties): what the placeholder tangent of a mesh
+// without tangents is built from, in every format meshcook writes.
+func PlaceholderAxis(n [3]float64) [3]float64 {
+	x, y, z := math.Abs(n[0]), math.Abs(n[1]), math.Abs(n[2])
 	switch {
 	case x <= y && x <= z:
-		a = [3]float64{1, 0, 0}
+		return [3]float64{1, 0, 0}
 	case y <= z:
-		a = [3]float64{0, 1, 0}
-	default:
-		a = [3]float64{0, 0, 1}
+		return [3]float64{0, 1, 0}
 	}
-	nx, ny, nz := float64(n[0]), float64(n[1]), float64(n[2])
-	t := [3]float64{a[1]*nz - a[2]*ny, a[2]*nx - a[0]*nz, a[0]*ny - a[1]*nx}
+	return [3]float64{0, 0, 1}
+}
+
+// PlaceholderTangent is the placeholder tangent of a mesh without
+// tangents, unnormalised: PlaceholderAxis(n) crossed with n, perpendicular
+// to n. The .hmesh slot (hmesh.PlaceholderTangent) and the payload tangent
+// (AxisPerpendicular) are made from it; MSH7 crosses the same axis the
+// other way round (formats/msh7), and its bytes stay as they were.
+func PlaceholderTangent(n [3]float64) [3]float64 {
+	a := PlaceholderAxis(n)
+	return [3]float64{a[1]*n[2] - a[2]*n[1], a[2]*n[0] - a[0]*n[2], a[0]*n[1] - a[1]*n[0]}
+}
+
+// AxisPerpendicular returns PlaceholderTangent(n) normalised: a
+// deterministic unit vector perpendicular to n, the placeholder tangent of
+// meshes without tangents ((1, 0, 0) when n is zero or not finite).
+func AxisPerpendicular(n Vec3) Vec3 {
+	t := PlaceholderTangent([3]float64{float64(n[0]), float64(n[1]), float64(n[2])})
 	l := math.Sqrt(t[0]*t[0] + t[1]*t[1] + t[2]*t[2])
 	if !(l > 0) {
 		return Vec3{1, 0, 0}

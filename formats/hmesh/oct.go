@@ -1,6 +1,10 @@
 package hmesh
 
-import "math"
+import (
+	"math"
+
+	"github.com/meshcook/meshcook/mesh"
+)
 
 // Octahedral unit-vector encoding (Cigolle et al. 2014, "A Survey of
 // Efficient Representations for Independent Unit Vectors"; the layout
@@ -133,21 +137,6 @@ func DecodeTangent(v [2]int16) (t [3]float32, negativeBitangent bool) {
 // coordinate axis n is least aligned with). Readers ignore it; it exists so
 // the slot always decodes to a valid direction.
 func PlaceholderTangent(n [3]float32) [2]int16 {
-	x, y, z := math.Abs(float64(n[0])), math.Abs(float64(n[1])), math.Abs(float64(n[2]))
-	var a [3]float64
-	switch {
-	case x <= y && x <= z:
-		a = [3]float64{1, 0, 0}
-	case y <= z:
-		a = [3]float64{0, 1, 0}
-	default:
-		a = [3]float64{0, 0, 1}
-	}
-	nx, ny, nz := float64(n[0]), float64(n[1]), float64(n[2])
-	t := [3]float32{
-		float32(a[1]*nz - a[2]*ny),
-		float32(a[2]*nx - a[0]*nz),
-		float32(a[0]*ny - a[1]*nx),
-	}
-	return EncodeTangent(t, false)
+	t := mesh.PlaceholderTangent([3]float64{float64(n[0]), float64(n[1]), float64(n[2])})
+	return EncodeTangent([3]float32{float32(t[0]), float32(t[1]), float32(t[2])}, false)
 }

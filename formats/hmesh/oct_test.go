@@ -164,3 +164,33 @@ func TestPlaceholderTangent(t *testing.T) {
 		t.Fatal("not deterministic")
 	}
 }
+
+// The placeholder tangent comes from mesh.PlaceholderTangent now; its
+// slot bits are those of the formula .hmesh wrote before (kept here), for
+// axis-aligned, tied and random normals.
+func TestPlaceholderTangentBitsUnchanged(t *testing.T) {
+	before := func(n [3]float32) [2]int16 {
+		x, y, z := math.Abs(float64(n[0])), math.Abs(float64(n[1])), math.Abs(float64(n[2]))
+		var a [3]float64
+		switch {
+		case x <= y && x <= z:
+			a = [3]float64{1, 0, 0}
+		case y <= z:
+			a = [3]float64{0, 1, 0}
+		default:
+			a = [3]float64{0, 0, 1}
+		}
+		nx, ny, nz := float64(n[0]), float64(n[1]), float64(n[2])
+		return EncodeTangent([3]float32{float32(a[1]*nz - a[2]*ny), float32(a[2]*nx - a[0]*nz), float32(a[0]*ny - a[1]*nx)}, false)
+	}
+	normals := [][3]float32{{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {0, -1, 0}, {1, 1, 1}, {-1, 1, 0}, {0, 0, 0}}
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 20000 {
+		normals = append(normals, [3]float32{float32(r.NormFloat64()), float32(r.NormFloat64()), float32(r.NormFloat64())})
+	}
+	for _, n := range normals {
+		if got, want := PlaceholderTangent(n), before(n); got != want {
+			t.Fatalf("normal %v: slot %v, before %v", n, got, want)
+		}
+	}
+}

@@ -273,21 +273,12 @@ func bitangentSign(w float32) float32 {
 	return 1
 }
 
-// placeholderTangent is a unit vector perpendicular to the unit normal n:
-// n crossed with the coordinate axis n is least aligned with (the same
-// choice .hmesh makes), for meshes without tangents.
+// placeholderTangent is a unit vector perpendicular to the unit normal n,
+// for meshes without tangents: n crossed with mesh.PlaceholderAxis(n),
+// the axis .hmesh uses (which crosses it the other way round; MSH7's
+// bytes, zero signs included, stay as they were).
 func placeholderTangent(n [3]float64) [3]float64 {
-	x, y, z := math.Abs(n[0]), math.Abs(n[1]), math.Abs(n[2])
-	var a [3]float64
-	switch {
-	case x <= y && x <= z:
-		a = [3]float64{1, 0, 0}
-	case y <= z:
-		a = [3]float64{0, 1, 0}
-	default:
-		a = [3]float64{0, 0, 1}
-	}
-	t := cross64(n, a)
+	t := cross64(n, mesh.PlaceholderAxis(n))
 	l := math.Sqrt(dot64(t, t))
 	return [3]float64{t[0] / l, t[1] / l, t[2] / l}
 }

@@ -118,7 +118,7 @@ type plannedJob struct {
 
 func runPlan(ctx context.Context, args []string, o planOptions, stdout, stderr io.Writer) error {
 	var all []plannedJob
-	seen := map[string]string{}
+	var jobsAll []cook.Job
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
@@ -133,13 +133,12 @@ func runPlan(ctx context.Context, args []string, o planOptions, stdout, stderr i
 			return withCode(ExitBadInput, err)
 		}
 		for _, j := range jobs {
-			key := strings.ToLower(j.Name)
-			if prev, ok := seen[key]; ok {
-				return withCode(ExitBadInput, fmt.Errorf("plan: %s and %s write the same output %q", prev, j.Source, j.Name))
-			}
-			seen[key] = j.Source
 			all = append(all, plannedJob{job: j, root: root})
 		}
+		jobsAll = append(jobsAll, jobs...)
+	}
+	if _, err := cook.SortJobs(jobsAll); err != nil { // outputs of two PATHs may collide
+		return withCode(ExitBadInput, fmt.Errorf("plan: %w", err))
 	}
 	if len(all) == 0 {
 		return withCode(ExitBadInput, fmt.Errorf("plan: no sources under %s (cook reads %s files)", strings.Join(args, ", "), cook.SourceKindList))
