@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/meshcook/meshcook/cook"
 	"github.com/meshcook/meshcook/internal/atomicfile"
+	"github.com/meshcook/meshcook/internal/buildfile"
 )
 
 type planOptions struct {
@@ -106,14 +108,16 @@ Depfiles go to .meshcook-deps/ beside the build file (Ninja reads them into
 	return cmd
 }
 
-// plannedJob is one asset: its job, the root it is named from, and what
-// its cook reads and writes.
+// plannedJob is one asset: its job, and its edge (the root it is named
+// from, what its cook reads and writes).
 type plannedJob struct {
-	job     cook.Job
-	root    string
-	outputs []string // output paths (under --cook-out), declared by the edge
-	inputs  []string // files the cook read besides the source
-	failed  string   // why the planning cook failed ("" when it cooked)
+	job cook.Job
+	buildfile.Asset
+	failed string // why the planning cook failed ("" when it cooked)
+}
+
+func (o planOptions) file() buildfile.Options {
+	return buildfile.Options{Out: o.out, CookOut: o.cookOut, CookFlags: o.cookFlags, Package: o.pkg, World: o.world}
 }
 
 func runPlan(ctx context.Context, args []string, o planOptions, stdout, stderr io.Writer) error {
@@ -133,7 +137,7 @@ func runPlan(ctx context.Context, args []string, o planOptions, stdout, stderr i
 			return withCode(ExitBadInput, err)
 		}
 		for _, j := range jobs {
-			all = append(all, plannedJob{job: j, root: root})
+			all = append(all, plannedJob{job: j, Asset: buildfile.Asset{Name: j.Name, Source: j.Source, Root: root}})
 		}
 		jobsAll = append(jobsAll, jobs...)
 	}
@@ -153,20 +157,35 @@ func runPlan(ctx context.Context, args []string, o planOptions, stdout, stderr i
 	}
 	var text string
 	var err error
+	assets := func() []buildfile.Asset {
+		out := make([]buildfile.Asset, len(all))
+		for i, pj := range all {
+			out[i] = pj.Asset
+		}
+		return out
+	}
 	switch {
 	case o.bazel:
-		text, err = bazelFile(all, o)
-	default:
-		if err = planOutputs(ctx, all, o, stderr); err == nil {
-			if o.ninja {
-				text = ninjaFile(all, o, bin, args)
-			} else {
-				text = makeFile(all, o, bin)
+		for i := range all {
+			if all[i].Refs, err = cook.References(all[i].job, cook.DefaultOptions()); err != nil {
+				return withCode(ExitBadInput, fmt.Errorf("plan: %w", err))
 			}
 		}
-	}
-	if err != nil {
-		return err
+		var ue *buildfile.UsageError
+		if text, err = buildfile.Bazel(assets(), o.file()); errors.As(err, &ue) {
+			return usageError("plan: %v", err)
+		} else if err != nil {
+			return withCode(ExitBadInput, fmt.Errorf("plan: %w", err))
+		}
+	default:
+		if err := planOutputs(ctx, all, o, stderr); err != nil {
+			return err
+		}
+		if o.ninja {
+			text = buildfile.Ninja(assets(), o.file(), bin, args)
+		} else {
+			text = buildfile.Make(assets(), o.file(), bin)
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
 		return withCode(ExitOutput, err)
@@ -187,21 +206,21 @@ func runPlan(ctx context.Context, args []string, o planOptions, stdout, stderr i
 // the outputs are exactly what the edge's cook writes (a cook knows its
 // outputs only once it has imported the source: textures and clips).
 func planOutputs(ctx context.Context, all []plannedJob, o planOptions, stderr io.Writer) error {
-	flags, err := splitShellWords(o.cookFlags)
+	flags, err := buildfile.SplitShellWords(o.cookFlags)
 	if err != nil {
 		return usageError("plan: --cook-flags: %v", err)
 	}
 	var roots []string
 	for _, pj := range all {
-		if !slices.Contains(roots, pj.root) {
-			roots = append(roots, pj.root)
+		if !slices.Contains(roots, pj.Root) {
+			roots = append(roots, pj.Root)
 		}
 	}
 	for _, root := range roots {
 		var idx []int
 		cmdline := []string{"cook", "--root", root}
 		for i, pj := range all {
-			if pj.root == root {
+			if pj.Root == root {
 				idx = append(idx, i)
 				cmdline = append(cmdline, pj.job.Source)
 			}
@@ -226,15 +245,15 @@ func planOutputs(ctx context.Context, all []plannedJob, o planOptions, stderr io
 			if !ok {
 				return fmt.Errorf("plan: output %s names no planned source (%s)", out.Name, out.Inputs[0])
 			}
-			all[i].outputs = append(all[i].outputs, out.Path)
+			all[i].Outputs = append(all[i].Outputs, out.Path)
 			for _, in := range out.Inputs[1:] {
-				if !slices.Contains(all[i].inputs, in) {
-					all[i].inputs = append(all[i].inputs, in)
+				if !slices.Contains(all[i].Inputs, in) {
+					all[i].Inputs = append(all[i].Inputs, in)
 				}
 			}
 		}
 		for _, i := range idx {
-			if len(all[i].outputs) > 0 {
+			if len(all[i].Outputs) > 0 {
 				continue
 			}
 			// A source that does not cook: its edge declares what every
@@ -257,317 +276,10 @@ func planOutputs(ctx context.Context, all []plannedJob, o planOptions, stderr io
 				pj.failed = "does not cook"
 			}
 			for _, ext := range []string{".hmesh", ".hmat"} {
-				pj.outputs = append(pj.outputs, filepath.Join(o.cookOut, filepath.FromSlash(pj.job.Name)+ext))
+				pj.Outputs = append(pj.Outputs, filepath.Join(o.cookOut, filepath.FromSlash(pj.job.Name)+ext))
 			}
 			fmt.Fprintf(stderr, "warning: plan: %s: %s (its edge declares .hmesh and .hmat only; plan again once it cooks)\n", pj.job.Source, pj.failed)
 		}
 	}
 	return nil
-}
-
-func (pj plannedJob) depfile(o planOptions) string {
-	return filepath.Join(filepath.Dir(o.out), ".meshcook-deps", filepath.FromSlash(pj.job.Name)+".d")
-}
-
-// ninjaFile renders the build file. Paths in build lines are
-// Ninja-escaped; paths in commands are also shell-quoted.
-func ninjaFile(jobs []plannedJob, o planOptions, bin string, args []string) string {
-	var b strings.Builder
-	b.WriteString("# Generated by `meshcook plan --ninja`: one cook edge per asset. Do not edit.\n")
-	b.WriteString("ninja_required_version = 1.10\n\n")
-	fmt.Fprintf(&b, "meshcook = %s\n", ninjaValue(shellQuote(bin)))
-	fmt.Fprintf(&b, "cook_flags = %s\n\n", ninjaValue(o.cookFlags))
-	b.WriteString("rule cook\n")
-	b.WriteString("  command = $meshcook cook --root $qroot $qsrc -o $qoutdir --depfile $qdep -j 1 --quiet $cook_flags\n")
-	b.WriteString("  description = cook $name\n")
-	b.WriteString("  depfile = $dep\n")
-	b.WriteString("  deps = gcc\n")
-	b.WriteString("  restat = 1\n\n")
-	// The build file plans itself again when a source or a file one
-	// references changes: the outputs may have changed with them.
-	replan := []string{"$meshcook", "plan", "--ninja"}
-	for _, a := range args {
-		replan = append(replan, ninjaValue(shellQuote(a)))
-	}
-	replan = append(replan, "-o", ninjaValue(shellQuote(o.out)), "--cook-out", ninjaValue(shellQuote(o.cookOut)),
-		"--meshcook", "$meshcook", "--cook-flags", ninjaValue(shellQuote(o.cookFlags)))
-	b.WriteString("rule plan\n")
-	fmt.Fprintf(&b, "  command = %s\n", strings.Join(replan, " "))
-	b.WriteString("  description = plan $out\n")
-	b.WriteString("  generator = 1\n")
-	b.WriteString("  restat = 1\n")
-	var planIn []string
-	for _, pj := range jobs {
-		for _, in := range append([]string{pj.job.Source}, pj.inputs...) {
-			if !slices.Contains(planIn, in) {
-				planIn = append(planIn, in)
-			}
-		}
-	}
-	fmt.Fprintf(&b, "\nbuild %s: plan | %s\n", ninjaPath(o.out), ninjaPaths(planIn))
-	for _, pj := range jobs {
-		if len(pj.outputs) == 0 {
-			continue // a source that writes nothing
-		}
-		j := pj.job
-		dep := pj.depfile(o)
-		fmt.Fprintf(&b, "\nbuild %s: cook %s\n", ninjaPaths(pj.outputs), ninjaPath(j.Source))
-		fmt.Fprintf(&b, "  name = %s\n", ninjaValue(j.Name))
-		fmt.Fprintf(&b, "  qroot = %s\n", ninjaValue(shellQuote(pj.root)))
-		fmt.Fprintf(&b, "  qsrc = %s\n", ninjaValue(shellQuote(j.Source)))
-		fmt.Fprintf(&b, "  qoutdir = %s\n", ninjaValue(shellQuote(o.cookOut)))
-		fmt.Fprintf(&b, "  dep = %s\n", ninjaValue(dep))
-		fmt.Fprintf(&b, "  qdep = %s\n", ninjaValue(shellQuote(dep)))
-	}
-	return b.String()
-}
-
-func ninjaPaths(ps []string) string {
-	q := make([]string, len(ps))
-	for i, p := range ps {
-		q[i] = ninjaPath(p)
-	}
-	return strings.Join(q, " ")
-}
-
-// makeFile renders a GNU Makefile: one grouped-target rule per asset
-// (all its outputs from one cook), its depfile included for the files the
-// source references, and `all` over every output.
-func makeFile(jobs []plannedJob, o planOptions, bin string) string {
-	var b strings.Builder
-	b.WriteString("# Generated by `meshcook plan --make`: one cook rule per asset. Do not edit.\n")
-	b.WriteString("# Grouped targets (&:) need GNU make 4.3 or later.\n\n")
-	fmt.Fprintf(&b, "MESHCOOK := %s\n", makeValue(shellQuote(bin)))
-	fmt.Fprintf(&b, "COOK_FLAGS := %s\n\n", makeValue(o.cookFlags))
-	var outs []string
-	for _, pj := range jobs {
-		outs = append(outs, pj.outputs...)
-	}
-	b.WriteString(".PHONY: all\n")
-	fmt.Fprintf(&b, "all: %s\n", makePaths(outs))
-	for _, pj := range jobs {
-		if len(pj.outputs) == 0 {
-			continue // a source that writes nothing
-		}
-		j := pj.job
-		dep := pj.depfile(o)
-		quoted := make([]string, len(pj.outputs))
-		for i, p := range pj.outputs {
-			quoted[i] = makeValue(shellQuote(p))
-		}
-		fmt.Fprintf(&b, "\n%s &: %s\n", makePaths(pj.outputs), depEscapeMake(j.Source))
-		fmt.Fprintf(&b, "\t@echo cook %s\n", makeValue(shellQuote(j.Name)))
-		fmt.Fprintf(&b, "\t@mkdir -p %s\n", makeValue(shellQuote(filepath.Dir(dep))))
-		fmt.Fprintf(&b, "\t@$(MESHCOOK) cook --root %s %s -o %s --depfile %s -j 1 --quiet $(COOK_FLAGS)\n",
-			makeValue(shellQuote(pj.root)), makeValue(shellQuote(j.Source)), makeValue(shellQuote(o.cookOut)), makeValue(shellQuote(dep)))
-		// Make has no restat: newer outputs tell it the cook ran.
-		fmt.Fprintf(&b, "\t@touch %s\n", strings.Join(quoted, " "))
-		fmt.Fprintf(&b, "-include %s\n", depEscapeMake(dep))
-	}
-	return b.String()
-}
-
-func makePaths(ps []string) string {
-	q := make([]string, len(ps))
-	for i, p := range ps {
-		q[i] = depEscapeMake(p)
-	}
-	return strings.Join(q, " ")
-}
-
-// depEscapeMake escapes a path in a make rule the way depfiles do
-// (cook.WriteDepfile): '$' as "$$", '#' as "\#", spaces as "\ ".
-func depEscapeMake(p string) string {
-	r := strings.NewReplacer("$", "$$", "#", `\#`, " ", `\ `, "\t", "\\\t")
-	return r.Replace(filepath.ToSlash(p))
-}
-
-// makeValue escapes a value in a make variable or recipe: '$' as "$$".
-func makeValue(s string) string { return strings.ReplaceAll(s, "$", "$$") }
-
-// bazelFile renders a BUILD file: one meshcook_asset per source with its
-// references as data, paths relative to the BUILD file's folder.
-func bazelFile(jobs []plannedJob, o planOptions) (string, error) {
-	pkgDir := o.pkg
-	if pkgDir == "" {
-		pkgDir = filepath.Dir(o.out)
-	}
-	pkg, err := filepath.Abs(pkgDir)
-	if err != nil {
-		return "", err
-	}
-	rel := func(p string) (string, error) {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return "", err
-		}
-		r, err := filepath.Rel(pkg, abs)
-		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return "", withCode(ExitBadInput, fmt.Errorf("plan: %s is not inside the BUILD file's package folder %s", p, pkgDir))
-		}
-		return filepath.ToSlash(r), nil
-	}
-	var b strings.Builder
-	b.WriteString("# Generated by `meshcook plan --bazel`: one meshcook_asset per source, with\n")
-	b.WriteString("# the files it references as data. Do not edit; plan again when sources change.\n")
-	load := `"meshcook_asset"`
-	if o.world != "" {
-		load += `, "meshcook_world"`
-	}
-	fmt.Fprintf(&b, "load(\"@meshcook_rules//:defs.bzl\", %s)\n\n", load)
-	b.WriteString("package(default_visibility = [\"//visibility:public\"])\n")
-	var exported, srcs, data []string
-	var body strings.Builder
-	for _, pj := range jobs {
-		src, err := rel(pj.job.Source)
-		if err != nil {
-			return "", err
-		}
-		root, err := rel(pj.root)
-		if err != nil {
-			return "", err
-		}
-		refs, err := cook.References(pj.job, cook.DefaultOptions())
-		if err != nil {
-			return "", withCode(ExitBadInput, fmt.Errorf("plan: %w", err))
-		}
-		var deps []string
-		for _, r := range refs {
-			d, err := rel(r)
-			if err != nil {
-				return "", err
-			}
-			deps = append(deps, d)
-		}
-		fmt.Fprintf(&body, "\nmeshcook_asset(\n    name = %s,\n    src = %s,\n", starlarkString(pj.job.Name), starlarkString(src))
-		if len(deps) > 0 {
-			fmt.Fprintf(&body, "    data = %s,\n", starlarkList(deps, 2))
-		}
-		if root != "." {
-			fmt.Fprintf(&body, "    root = %s,\n", starlarkString(root))
-		}
-		body.WriteString(")\n")
-		srcs = append(srcs, src)
-		for _, d := range append([]string{src}, deps...) {
-			if !slices.Contains(exported, d) {
-				exported = append(exported, d)
-			}
-		}
-		for _, d := range deps {
-			if !slices.Contains(data, d) {
-				data = append(data, d)
-			}
-		}
-		if o.world != "" && pj.root != jobs[0].root {
-			return "", usageError("plan: --world needs every source under one root (%s and %s)", jobs[0].root, pj.root)
-		}
-	}
-	slices.Sort(exported)
-	fmt.Fprintf(&b, "\nexports_files(%s)\n", starlarkList(exported, 1))
-	b.WriteString(body.String())
-	if o.world != "" {
-		root, _ := rel(jobs[0].root)
-		fmt.Fprintf(&b, "\nmeshcook_world(\n    name = %s,\n    srcs = %s,\n", starlarkString(o.world), starlarkList(srcs, 2))
-		if len(data) > 0 {
-			fmt.Fprintf(&b, "    data = %s,\n", starlarkList(data, 2))
-		}
-		if root != "." {
-			fmt.Fprintf(&b, "    root = %s,\n", starlarkString(root))
-		}
-		b.WriteString(")\n")
-	}
-	return b.String(), nil
-}
-
-// starlarkString quotes s as a Starlark string literal.
-func starlarkString(s string) string {
-	b, _ := json.Marshal(s) // JSON's escapes are valid Starlark
-	return string(b)
-}
-
-// starlarkList writes a list literal: one item inline, more one per line
-// at depth 1 (an argument of a top-level call) or 2 (a rule attribute).
-func starlarkList(items []string, depth int) string {
-	if len(items) == 1 {
-		return "[" + starlarkString(items[0]) + "]"
-	}
-	in := strings.Repeat("    ", depth)
-	var b strings.Builder
-	b.WriteString("[\n")
-	for _, it := range items {
-		fmt.Fprintf(&b, "%s%s,\n", in, starlarkString(it))
-	}
-	b.WriteString(in[4:] + "]")
-	return b.String()
-}
-
-// ninjaPath escapes a path in a build line: '$', ' ' and ':' take a '$'.
-func ninjaPath(p string) string {
-	r := strings.NewReplacer("$", "$$", " ", "$ ", ":", "$:")
-	return r.Replace(p)
-}
-
-// ninjaValue escapes a variable's value: only '$' is special.
-func ninjaValue(s string) string { return strings.ReplaceAll(s, "$", "$$") }
-
-// shellQuote quotes s as one POSIX shell word.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=+,@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// splitShellWords splits s into words as a POSIX shell would, without
-// expansions: blanks separate words, single quotes keep everything,
-// double quotes keep all but \" and \\, a backslash outside quotes keeps
-// the next byte.
-func splitShellWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("unterminated ' in %q", s)
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("unterminated \" in %q", s)
-			}
-			inWord = true
-		case c == '\\':
-			if i+1 < len(s) {
-				i++
-				cur.WriteByte(s[i])
-			}
-			inWord = true
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }
