@@ -118,177 +118,12 @@ func Decode(b []byte) (*File, error) {
 		}
 	}
 
-	// DESC first: it sizes everything else.
-	desc, err := d.sized(ChunkDESC, DescSize, "MeshDesc")
-	if err != nil {
-		return nil, err
-	}
-	f.Desc = Desc{
-		VertexCount:     binary.LittleEndian.Uint32(desc),
-		IndexCount:      binary.LittleEndian.Uint32(desc[4:]),
-		MeshletCount:    binary.LittleEndian.Uint32(desc[8:]),
-		SubmeshCount:    binary.LittleEndian.Uint32(desc[12:]),
-		MaterialCount:   binary.LittleEndian.Uint32(desc[16:]),
-		VertexStride:    binary.LittleEndian.Uint16(desc[20:]),
-		IndexWidth:      desc[22],
-		Flags:           desc[23],
-		MeshletMaxVerts: binary.LittleEndian.Uint32(desc[24:]),
-		MeshletMaxTris:  binary.LittleEndian.Uint32(desc[28:]),
-	}
-	dsc := f.Desc
-	descOff := int64(d.chunks[ChunkDESC].offset)
-	if dsc.VertexStride != VertexSize {
-		return nil, errAt(descOff+20, ChunkDESC, nil, "vertexStride %d, want %d", dsc.VertexStride, VertexSize)
-	}
-	if w := indexWidthFor(uint64(dsc.VertexCount)); dsc.IndexWidth != w {
-		return nil, errAt(descOff+22, ChunkDESC, nil, "indexWidth %d for %d vertices, want %d", dsc.IndexWidth, dsc.VertexCount, w)
-	}
-
-	// Fixed-size and DESC-sized arrays.
-	p, err := d.sized(ChunkBNDS, BoundsSize, "MeshBounds")
-	if err != nil {
-		return nil, err
-	}
-	f.Bounds = readBounds(p)
-
-	vc := uint64(dsc.VertexCount)
-	if p, err = d.sized(ChunkVTXS, VertexSize*vc, "vertexCount × 28"); err != nil {
-		return nil, err
-	}
-	f.Vertices = decodeArray(p, VertexSize, func(e []byte) Vertex {
-		return Vertex{
-			Position: readF32x3(e),
-			Normal:   [2]int16{int16(binary.LittleEndian.Uint16(e[12:])), int16(binary.LittleEndian.Uint16(e[14:]))},
-			Tangent:  [2]int16{int16(binary.LittleEndian.Uint16(e[16:])), int16(binary.LittleEndian.Uint16(e[18:]))},
-			UV:       [2]float32{readF32(e[20:]), readF32(e[24:])},
-		}
-	})
-
-	iw := uint64(dsc.IndexWidth)
-	if p, err = d.sized(ChunkIDXS, iw*uint64(dsc.IndexCount), "indexCount × indexWidth"); err != nil {
-		return nil, err
-	}
-	f.Indices = decodeArray(p, int(iw), func(e []byte) uint32 {
-		if iw == 2 {
-			return uint32(binary.LittleEndian.Uint16(e))
-		}
-		return binary.LittleEndian.Uint32(e)
-	})
-
-	mc := uint64(dsc.MeshletCount)
-	if p, err = d.sized(ChunkMLET, MeshletSize*mc, "meshletCount × 16"); err != nil {
-		return nil, err
-	}
-	f.Meshlets = decodeArray(p, MeshletSize, func(e []byte) Meshlet {
-		return Meshlet{binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint32(e[4:]), binary.LittleEndian.Uint32(e[8:]), binary.LittleEndian.Uint32(e[12:])}
-	})
-	if p, err = d.multiple(ChunkMLVR, 4); err != nil {
-		return nil, err
-	}
-	f.MeshletVertices = decodeU32s(p)
-	if p, err = d.multiple(ChunkMLTR, 3); err != nil {
-		return nil, err
-	}
-	if len(p) > 0 {
-		f.MeshletTriangles = slices.Clone(p)
-	}
-	if p, err = d.sized(ChunkMLBN, MeshletBoundsSize*mc, "meshletCount × 32"); err != nil {
-		return nil, err
-	}
-	f.MeshletBounds = decodeArray(p, MeshletBoundsSize, func(e []byte) MeshletBounds {
-		return MeshletBounds{Center: readF32x3(e), Radius: readF32(e[12:]), ConeAxis: readF32x3(e[16:]), ConeCutoff: readF32(e[28:])}
-	})
-	if p, err = d.sized(ChunkMTRL, 8*uint64(dsc.MaterialCount), "materialCount × 8"); err != nil {
-		return nil, err
-	}
-	f.Materials = decodeArray(p, 8, binary.LittleEndian.Uint64)
-	if p, err = d.sized(ChunkSUBM, SubMeshSize*uint64(dsc.SubmeshCount), "submeshCount × 64"); err != nil {
-		return nil, err
-	}
-	f.Submeshes = decodeArray(p, SubMeshSize, func(e []byte) SubMesh {
-		return SubMesh{
-			FirstIndex: binary.LittleEndian.Uint32(e), IndexCount: binary.LittleEndian.Uint32(e[4:]),
-			FirstMeshlet: binary.LittleEndian.Uint32(e[8:]), MeshletCount: binary.LittleEndian.Uint32(e[12:]),
-			MaterialSlot: binary.LittleEndian.Uint32(e[16:]), BaseVertex: binary.LittleEndian.Uint32(e[20:]),
-			Bounds: readBounds(e[24:]),
-		}
-	})
-
-	// Optional chunks. A present chunk decodes to a non-nil slice, even when
-	// empty, so that Encode writes it again.
-	if _, ok := d.chunks[ChunkSKIN]; ok {
-		if p, err = d.sized(ChunkSKIN, SkinVertexSize*vc, "vertexCount × 24"); err != nil {
+	// DESC first: it sizes everything else. Then every chunk in a fixed
+	// order, each by its own function (as image/png's parseChunk).
+	for _, c := range chunkDecoders() {
+		if err := c(&d, f); err != nil {
 			return nil, err
 		}
-		f.Skin = make([]SkinVertex, 0, len(p)/SkinVertexSize)
-		for e := range slices.Chunk(p, SkinVertexSize) {
-			var s SkinVertex
-			for k := range 4 {
-				s.Joints[k] = binary.LittleEndian.Uint16(e[2*k:])
-				s.Weights[k] = readF32(e[8+4*k:])
-			}
-			f.Skin = append(f.Skin, s)
-		}
-	}
-	if _, ok := d.chunks[ChunkSKEL]; ok {
-		if p, err = d.multiple(ChunkSKEL, JointSize); err != nil {
-			return nil, err
-		}
-		f.Joints = make([]Joint, 0, len(p)/JointSize)
-		for e := range slices.Chunk(p, JointSize) {
-			var j Joint
-			for k := range 16 {
-				j.InverseBind[k] = readF32(e[4*k:])
-			}
-			j.BindT = readF32x3(e[64:])
-			for k := range 4 {
-				j.BindR[k] = readF32(e[76+4*k:])
-			}
-			j.BindS = readF32x3(e[92:])
-			j.Parent = int32(binary.LittleEndian.Uint32(e[104:]))
-			// pad @108 is ignored
-			f.Joints = append(f.Joints, j)
-		}
-	}
-	_, hasLODI := d.chunks[ChunkLODI]
-	_, hasLODT := d.chunks[ChunkLODT]
-	switch {
-	case hasLODI != hasLODT:
-		id := ChunkLODI
-		if hasLODT {
-			id = ChunkLODT
-		}
-		return nil, errAt(int64(d.chunks[id].tableOffset), id, nil, "LODI and LODT must come together")
-	case hasLODI:
-		if p, err = d.multiple(ChunkLODI, 4); err != nil {
-			return nil, err
-		}
-		f.LodIndices = decodeU32s(p)
-		lt := d.chunks[ChunkLODT]
-		p = d.payload(ChunkLODT)
-		if len(p) < LodHeaderSize {
-			return nil, errAt(int64(lt.offset), ChunkLODT, io.ErrUnexpectedEOF, "payload is %d bytes, too short for the 8-byte LodTableHeader", len(p))
-		}
-		f.LodCount = binary.LittleEndian.Uint32(p)
-		if sc := binary.LittleEndian.Uint32(p[4:]); sc != dsc.SubmeshCount {
-			return nil, errAt(int64(lt.offset)+4, ChunkLODT, nil, "submeshCount %d, DESC says %d", sc, dsc.SubmeshCount)
-		}
-		rows := uint64(f.LodCount) * uint64(dsc.SubmeshCount)
-		if want := LodHeaderSize + MeshLodSize*rows; uint64(len(p)) != want {
-			return nil, errAt(int64(lt.offset), ChunkLODT, nil, "payload is %d bytes, want %d (8 + 8 × lodCount %d × submeshCount %d)", len(p), want, f.LodCount, dsc.SubmeshCount)
-		}
-		f.Lods = decodeArray(p[LodHeaderSize:], MeshLodSize, func(e []byte) MeshLod {
-			return MeshLod{binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint32(e[4:])}
-		})
-	}
-	if c, ok := d.chunks[ChunkMRPH]; ok {
-		if f.Morphs, err = decodeMorphs(d.payload(ChunkMRPH), int64(c.offset), dsc.VertexCount, dsc.SubmeshCount); err != nil {
-			return nil, err
-		}
-	}
-
-	if f.ClusterLOD, err = d.decodeClusterLOD(dsc.SubmeshCount); err != nil {
-		return nil, err
 	}
 
 	for _, u := range unknown {
@@ -312,6 +147,260 @@ func Decode(b []byte) (*File, error) {
 		return nil, errAt(int64(end), 0, nil, "%d bytes after the last chunk's payload (at most zero padding to a 16-byte boundary)", len(tail))
 	}
 	return f, nil
+}
+
+// chunkDecoder decodes one chunk (or a pair that comes together) into f;
+// DESC's comes first and sizes the others. An optional chunk's decoder
+// does nothing when the chunk is absent.
+type chunkDecoder func(d *decoder, f *File) error
+
+// chunkDecoders lists the decoders in the order Decode runs them.
+func chunkDecoders() []chunkDecoder {
+	return []chunkDecoder{
+		decodeDESC, decodeBNDS, decodeVTXS, decodeIDXS, decodeMLET, decodeMLVR, decodeMLTR, decodeMLBN, decodeMTRL, decodeSUBM,
+		decodeSKIN, decodeSKEL, decodeLODs, decodeMRPH, decodeCLOD,
+	}
+}
+
+func decodeDESC(d *decoder, f *File) error {
+	desc, err := d.sized(ChunkDESC, DescSize, "MeshDesc")
+	if err != nil {
+		return err
+	}
+	f.Desc = Desc{
+		VertexCount:     binary.LittleEndian.Uint32(desc),
+		IndexCount:      binary.LittleEndian.Uint32(desc[4:]),
+		MeshletCount:    binary.LittleEndian.Uint32(desc[8:]),
+		SubmeshCount:    binary.LittleEndian.Uint32(desc[12:]),
+		MaterialCount:   binary.LittleEndian.Uint32(desc[16:]),
+		VertexStride:    binary.LittleEndian.Uint16(desc[20:]),
+		IndexWidth:      desc[22],
+		Flags:           desc[23],
+		MeshletMaxVerts: binary.LittleEndian.Uint32(desc[24:]),
+		MeshletMaxTris:  binary.LittleEndian.Uint32(desc[28:]),
+	}
+	dsc := f.Desc
+	descOff := int64(d.chunks[ChunkDESC].offset)
+	if dsc.VertexStride != VertexSize {
+		return errAt(descOff+20, ChunkDESC, nil, "vertexStride %d, want %d", dsc.VertexStride, VertexSize)
+	}
+	if w := indexWidthFor(uint64(dsc.VertexCount)); dsc.IndexWidth != w {
+		return errAt(descOff+22, ChunkDESC, nil, "indexWidth %d for %d vertices, want %d", dsc.IndexWidth, dsc.VertexCount, w)
+	}
+	return nil
+}
+
+func decodeBNDS(d *decoder, f *File) error {
+	p, err := d.sized(ChunkBNDS, BoundsSize, "MeshBounds")
+	if err != nil {
+		return err
+	}
+	f.Bounds = readBounds(p)
+	return nil
+}
+
+func decodeVTXS(d *decoder, f *File) error {
+	p, err := d.sized(ChunkVTXS, VertexSize*uint64(f.Desc.VertexCount), "vertexCount × 28")
+	if err != nil {
+		return err
+	}
+	f.Vertices = decodeArray(p, VertexSize, func(e []byte) Vertex {
+		return Vertex{
+			Position: readF32x3(e),
+			Normal:   [2]int16{int16(binary.LittleEndian.Uint16(e[12:])), int16(binary.LittleEndian.Uint16(e[14:]))},
+			Tangent:  [2]int16{int16(binary.LittleEndian.Uint16(e[16:])), int16(binary.LittleEndian.Uint16(e[18:]))},
+			UV:       [2]float32{readF32(e[20:]), readF32(e[24:])},
+		}
+	})
+	return nil
+}
+
+func decodeIDXS(d *decoder, f *File) error {
+	iw := uint64(f.Desc.IndexWidth)
+	p, err := d.sized(ChunkIDXS, iw*uint64(f.Desc.IndexCount), "indexCount × indexWidth")
+	if err != nil {
+		return err
+	}
+	f.Indices = decodeArray(p, int(iw), func(e []byte) uint32 {
+		if iw == 2 {
+			return uint32(binary.LittleEndian.Uint16(e))
+		}
+		return binary.LittleEndian.Uint32(e)
+	})
+	return nil
+}
+
+func decodeMLET(d *decoder, f *File) error {
+	p, err := d.sized(ChunkMLET, MeshletSize*uint64(f.Desc.MeshletCount), "meshletCount × 16")
+	if err != nil {
+		return err
+	}
+	f.Meshlets = decodeArray(p, MeshletSize, func(e []byte) Meshlet {
+		return Meshlet{binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint32(e[4:]), binary.LittleEndian.Uint32(e[8:]), binary.LittleEndian.Uint32(e[12:])}
+	})
+	return nil
+}
+
+func decodeMLVR(d *decoder, f *File) error {
+	p, err := d.multiple(ChunkMLVR, 4)
+	if err != nil {
+		return err
+	}
+	f.MeshletVertices = decodeU32s(p)
+	return nil
+}
+
+func decodeMLTR(d *decoder, f *File) error {
+	p, err := d.multiple(ChunkMLTR, 3)
+	if err != nil {
+		return err
+	}
+	if len(p) > 0 {
+		f.MeshletTriangles = slices.Clone(p)
+	}
+	return nil
+}
+
+func decodeMLBN(d *decoder, f *File) error {
+	p, err := d.sized(ChunkMLBN, MeshletBoundsSize*uint64(f.Desc.MeshletCount), "meshletCount × 32")
+	if err != nil {
+		return err
+	}
+	f.MeshletBounds = decodeArray(p, MeshletBoundsSize, func(e []byte) MeshletBounds {
+		return MeshletBounds{Center: readF32x3(e), Radius: readF32(e[12:]), ConeAxis: readF32x3(e[16:]), ConeCutoff: readF32(e[28:])}
+	})
+	return nil
+}
+
+func decodeMTRL(d *decoder, f *File) error {
+	p, err := d.sized(ChunkMTRL, 8*uint64(f.Desc.MaterialCount), "materialCount × 8")
+	if err != nil {
+		return err
+	}
+	f.Materials = decodeArray(p, 8, binary.LittleEndian.Uint64)
+	return nil
+}
+
+func decodeSUBM(d *decoder, f *File) error {
+	p, err := d.sized(ChunkSUBM, SubMeshSize*uint64(f.Desc.SubmeshCount), "submeshCount × 64")
+	if err != nil {
+		return err
+	}
+	f.Submeshes = decodeArray(p, SubMeshSize, func(e []byte) SubMesh {
+		return SubMesh{
+			FirstIndex: binary.LittleEndian.Uint32(e), IndexCount: binary.LittleEndian.Uint32(e[4:]),
+			FirstMeshlet: binary.LittleEndian.Uint32(e[8:]), MeshletCount: binary.LittleEndian.Uint32(e[12:]),
+			MaterialSlot: binary.LittleEndian.Uint32(e[16:]), BaseVertex: binary.LittleEndian.Uint32(e[20:]),
+			Bounds: readBounds(e[24:]),
+		}
+	})
+	return nil
+}
+
+// Optional chunks. A present chunk decodes to a non-nil slice, even when
+// empty, so that Encode writes it again.
+
+func decodeSKIN(d *decoder, f *File) error {
+	if _, ok := d.chunks[ChunkSKIN]; !ok {
+		return nil
+	}
+	p, err := d.sized(ChunkSKIN, SkinVertexSize*uint64(f.Desc.VertexCount), "vertexCount × 24")
+	if err != nil {
+		return err
+	}
+	f.Skin = make([]SkinVertex, 0, len(p)/SkinVertexSize)
+	for e := range slices.Chunk(p, SkinVertexSize) {
+		var s SkinVertex
+		for k := range 4 {
+			s.Joints[k] = binary.LittleEndian.Uint16(e[2*k:])
+			s.Weights[k] = readF32(e[8+4*k:])
+		}
+		f.Skin = append(f.Skin, s)
+	}
+	return nil
+}
+
+func decodeSKEL(d *decoder, f *File) error {
+	if _, ok := d.chunks[ChunkSKEL]; !ok {
+		return nil
+	}
+	p, err := d.multiple(ChunkSKEL, JointSize)
+	if err != nil {
+		return err
+	}
+	f.Joints = make([]Joint, 0, len(p)/JointSize)
+	for e := range slices.Chunk(p, JointSize) {
+		var j Joint
+		for k := range 16 {
+			j.InverseBind[k] = readF32(e[4*k:])
+		}
+		j.BindT = readF32x3(e[64:])
+		for k := range 4 {
+			j.BindR[k] = readF32(e[76+4*k:])
+		}
+		j.BindS = readF32x3(e[92:])
+		j.Parent = int32(binary.LittleEndian.Uint32(e[104:]))
+		// pad @108 is ignored
+		f.Joints = append(f.Joints, j)
+	}
+	return nil
+}
+
+// decodeLODs decodes LODI and LODT, which come together.
+func decodeLODs(d *decoder, f *File) error {
+	_, hasLODI := d.chunks[ChunkLODI]
+	_, hasLODT := d.chunks[ChunkLODT]
+	if hasLODI != hasLODT {
+		id := ChunkLODI
+		if hasLODT {
+			id = ChunkLODT
+		}
+		return errAt(int64(d.chunks[id].tableOffset), id, nil, "LODI and LODT must come together")
+	}
+	if !hasLODI {
+		return nil
+	}
+	p, err := d.multiple(ChunkLODI, 4)
+	if err != nil {
+		return err
+	}
+	f.LodIndices = decodeU32s(p)
+	lt := d.chunks[ChunkLODT]
+	p = d.payload(ChunkLODT)
+	if len(p) < LodHeaderSize {
+		return errAt(int64(lt.offset), ChunkLODT, io.ErrUnexpectedEOF, "payload is %d bytes, too short for the 8-byte LodTableHeader", len(p))
+	}
+	f.LodCount = binary.LittleEndian.Uint32(p)
+	sc := f.Desc.SubmeshCount
+	if got := binary.LittleEndian.Uint32(p[4:]); got != sc {
+		return errAt(int64(lt.offset)+4, ChunkLODT, nil, "submeshCount %d, DESC says %d", got, sc)
+	}
+	rows := uint64(f.LodCount) * uint64(sc)
+	if want := LodHeaderSize + MeshLodSize*rows; uint64(len(p)) != want {
+		return errAt(int64(lt.offset), ChunkLODT, nil, "payload is %d bytes, want %d (8 + 8 × lodCount %d × submeshCount %d)", len(p), want, f.LodCount, sc)
+	}
+	f.Lods = decodeArray(p[LodHeaderSize:], MeshLodSize, func(e []byte) MeshLod {
+		return MeshLod{binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint32(e[4:])}
+	})
+	return nil
+}
+
+func decodeMRPH(d *decoder, f *File) error {
+	c, ok := d.chunks[ChunkMRPH]
+	if !ok {
+		return nil
+	}
+	var err error
+	f.Morphs, err = decodeMorphs(d.payload(ChunkMRPH), int64(c.offset), f.Desc.VertexCount, f.Desc.SubmeshCount)
+	return err
+}
+
+// decodeCLOD decodes the nine cluster-LOD chunks, which come together
+// (clusterlod.go).
+func decodeCLOD(d *decoder, f *File) error {
+	var err error
+	f.ClusterLOD, err = d.decodeClusterLOD(f.Desc.SubmeshCount)
+	return err
 }
 
 // Read reads a whole .hmesh from r and decodes it. It refuses input longer
