@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build test vet lint bench bench-clod bench-compare bench-png bench-farm bench-e2e bench-textures fuzz samples cook-samples clean
+.PHONY: all build test vet lint staticcheck bench bench-clod bench-compare bench-png bench-farm bench-e2e bench-textures fuzz samples cook-samples clean
 
 all: build test
 
@@ -19,7 +19,19 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 
-lint: vet
+# staticcheck, pinned, installed by the first `make lint` into
+# bin/tools/<version>/ (a new version installs beside the old). Its checks
+# are staticcheck.conf's. CI runs `make staticcheck` after `make test`.
+STATICCHECK_VERSION := v0.7.0
+STATICCHECK := $(CURDIR)/bin/tools/$(STATICCHECK_VERSION)/staticcheck
+
+lint: vet staticcheck
+
+staticcheck: $(STATICCHECK)
+	$(STATICCHECK) ./...
+
+$(STATICCHECK):
+	GOBIN=$(dir $(STATICCHECK)) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -67,7 +67,7 @@ func mergeSpheres(centers [][3]float64, radii []float64) ([3]float32, float32) {
 		r = nr
 	}
 	if rr := enclosing(c, centers, radii); rr < bestR {
-		best, bestR = c, rr
+		best = c
 	}
 	return roundSphere(best, centers, radii)
 }

@@ -110,9 +110,7 @@ func TestDegenerateGroups(t *testing.T) {
 // their own vertices and face normals) and gives the rest smooth normals.
 func capFlat(src testMesh, cut float32) testMesh {
 	m := testMesh{pos: append([][3]float32(nil), src.pos...)}
-	for _, p := range src.pos {
-		m.attrs.Normals = append(m.attrs.Normals, p)
-	}
+	m.attrs.Normals = append(m.attrs.Normals, src.pos...)
 	for t := 0; t < len(src.idx); t += 3 {
 		tri := src.idx[t : t+3]
 		a, b, c := src.pos[tri[0]], src.pos[tri[1]], src.pos[tri[2]]

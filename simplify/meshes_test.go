@@ -65,9 +65,7 @@ func sphere(rings, segs int) testMesh {
 	for s := range segs {
 		m.idx = append(m.idx, at(rings-1, s), south, at(rings-1, s+1))
 	}
-	for _, p := range m.pos {
-		m.attrs.Normals = append(m.attrs.Normals, p)
-	}
+	m.attrs.Normals = append(m.attrs.Normals, m.pos...)
 	return m
 }
 

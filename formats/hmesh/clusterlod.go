@@ -162,8 +162,8 @@ func (d *decoder) decodeClusterLOD(submeshCount uint32) (*ClusterLOD, error) {
 	if present == 0 {
 		return nil, nil
 	}
-	if present != len(clusterChunks()) {
-		for _, id := range clusterChunks() {
+	if ids := clusterChunks(); present != len(ids) {
+		for _, id := range ids {
 			if _, ok := d.chunks[id]; !ok {
 				return nil, errAt(-1, id, nil, "missing cluster-LOD chunk (CLHD, CLSM, CLUS, CLVR, CLTR, CLBN, CLGR, CLGM and CLND come together)")
 			}

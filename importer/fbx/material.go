@@ -370,7 +370,8 @@ func (s *scene) image(t *object) mesh.Image {
 	img := mesh.Image{Name: t.name}
 	rel := t.node.childStr("RelativeFilename")
 	abs := t.node.childStr("FileName")
-	for _, v := range t.kids("Video", "") {
+	if vids := t.kids("Video", ""); len(vids) > 0 { // the first connected Video
+		v := vids[0]
 		if c := v.node.Child("Content"); c != nil {
 			img.Data = content(c)
 		}
@@ -380,7 +381,6 @@ func (s *scene) image(t *object) mesh.Image {
 		if abs == "" {
 			abs = v.node.childStr("Filename")
 		}
-		break
 	}
 	uri := rel
 	if uri == "" {

@@ -154,8 +154,8 @@ func TestTriangulation(t *testing.T) {
 	}
 	// A dart (concave at corner 3): only the 1–3 diagonal is valid even
 	// though 0–2 is shorter.
-	dart := []vec3d{{0, 0, 0}, {2, -2, 0}, {0, 4, 0}, {-2, -2, 0}}
-	dart = []vec3d{{0, 0, 0}, {-2, -2, 0}, {0, 4, 0}, {2, -2, 0}}
+	// (The corners (0,0) (2,-2) (0,4) (-2,-2) listed counter-clockwise.)
+	dart := []vec3d{{0, 0, 0}, {-2, -2, 0}, {0, 4, 0}, {2, -2, 0}}
 	tris, _ := triangulate(dart, nil, &budget)
 	if area, front, _ := triArea(toVec(dart), idx(tris)); !front || math.Abs(area-8) > 1e-6 {
 		t.Fatalf("dart: area %v front %v (%v)", area, front, tris)

@@ -59,7 +59,7 @@ func TestCookExecrootLinks(t *testing.T) {
 		assert.Contains(t, stderr, "symbolic link leads outside the source folder")
 		assert.Empty(t, outputsUnder(t, strict), "a refused source writes nothing")
 	}
-	code, _, stderr = run(t, "cook", filepath.Join(exec, "own", "box.gltf"), "-o", t.TempDir(), "--strict-paths")
+	_, _, stderr = run(t, "cook", filepath.Join(exec, "own", "box.gltf"), "-o", t.TempDir(), "--strict-paths")
 	assert.Contains(t, stderr, `"box.bin"`)
 	// Links that stay inside the folder are fine under strict paths too.
 	inside := t.TempDir()

@@ -135,7 +135,7 @@ func TestDecodeByHand(t *testing.T) {
 	}
 
 	// index sequence: +5 on baseline 0, +2 on baseline 1, -1 on baseline 0
-	seq := []byte{0xd1, 5 << 2, 2<<2 | 1, (0<<1|1)<<1 | 0, 0, 0, 0, 0}
+	seq := []byte{0xd1, 5 << 2, 2<<2 | 1, 1 << 1 /* (-1 zigzag = 1) << 1 | baseline 0 */, 0, 0, 0, 0}
 	out := make([]byte, 3*4)
 	require.NoError(t, DecodeIndexSequence(out, 3, 4, seq))
 	assert.Equal(t, []uint32{5, 2, 4}, u32s(out))
