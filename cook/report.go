@@ -22,6 +22,8 @@ type Report struct {
 	Remote *RemoteReport `json:"remote,omitempty"`
 	// Check lists what differs from a fresh cook (Options.Check only).
 	Check []CheckDiff `json:"check,omitempty"`
+	// Pruned lists the outputs Options.Prune removed, by name.
+	Pruned []string `json:"pruned,omitempty"`
 
 	// InputErrors, OutputErrors and InternalErrors count failed jobs by
 	// kind, for exit codes.

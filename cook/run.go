@@ -53,6 +53,11 @@ type Options struct {
 	// every output in Report.Outputs without writing any: what `meshcook
 	// plan` uses to declare each job's outputs.
 	DryRun bool
+	// Prune removes the outputs an earlier cook wrote into OutDir that
+	// this one does not produce (outputs of deleted or renamed sources),
+	// never a file meshcook did not write (prune.go). It needs Cache, where
+	// each cook records what it wrote, and is skipped when a source fails.
+	Prune bool
 	// JobDone, when set, is called after each job (from one goroutine at a
 	// time), after Progress.
 	JobDone func(JobStatus)
@@ -290,6 +295,9 @@ func Run(ctx context.Context, jobs []Job, opts Options) (*Report, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("cook: %w", err)
 	}
+	if opts.Prune && (opts.Cache == nil || opts.Check || opts.DryRun) {
+		return nil, errors.New("cook: prune needs a cook that writes through the cache (where each cook records what it wrote): not with no cache, check or dry run")
+	}
 	if st, err := os.Stat(opts.OutDir); err == nil && !st.IsDir() {
 		// One error for the run, not one per source.
 		return nil, &OutputError{Path: opts.OutDir, Err: errors.New("is a file, not a folder (-o names the output folder)")}
@@ -389,6 +397,7 @@ feed:
 		writeWorld(ctx, jobs, results, opts, rep)
 	}
 	finishRun(jobs, results, opts, rep)
+	recordOutputs(opts, rep)
 	return rep, nil
 }
 

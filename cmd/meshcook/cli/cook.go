@@ -34,6 +34,7 @@ type cookOptions struct {
 	keep     bool // --keep-nodes
 	clod     bool // --cluster-lod
 	noDrops  bool // --strict
+	prune    bool
 	budget   budgetFlags
 	textures textureFlags
 	bs       buildStepFlags // cache, check, depfile, logs, stats
@@ -139,6 +140,7 @@ asset goes to stderr when it is not a terminal (--quiet silences it).`,
 	f.BoolVar(&o.clod, "cluster-lod", false, "also write a cluster hierarchy per submesh (.hmesh CLHD..CLND: a Nanite-style DAG over the meshlets for per-view continuous LOD; docs/formats/hmesh.md)")
 	f.BoolVar(&o.keep, "keep-nodes", false, "keep one submesh (draw) per source primitive instead of merging submeshes with the same material and vertex streams")
 	f.BoolVar(&o.noDrops, "strict", false, "refuse (exit 3, nothing written) a source with data the outputs would not carry (the report's \"dropped\" list)")
+	f.BoolVar(&o.prune, "prune", false, "remove the outputs an earlier --prune cook recorded in DIR that no source given produces now (deleted or renamed sources); never a file meshcook did not write (the record is in the cache folder), and not when a source fails")
 	addBudgetFlags(f, &o.budget)
 	addTextureFlags(f, &o.textures)
 	addBuildStepFlags(f, &o.bs)
@@ -217,6 +219,10 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 	}
 	opts.KeepNodes = o.keep
 	opts.Strict = o.noDrops
+	opts.Prune = o.prune
+	if o.prune && (o.bs.noCache || o.bs.check || o.bs.dryRun) {
+		return usageError("cook: --prune reads what earlier cooks wrote from the cache and removes files: not with --no-cache, --check or --dry-run")
+	}
 	if err := o.budget.apply(cmd.Flags(), &opts.Budget); err != nil {
 		return usageError("cook: %v", err)
 	}
@@ -277,6 +283,9 @@ func runCook(cmd *cobra.Command, args []string, o cookOptions, stdout, stderr io
 		}
 		fmt.Fprintf(stdout, "cooked %d of %d sources: %d outputs (%d changed) in %s; %d draws (%d before merging)\n",
 			len(rep.Meshes), len(jobs), len(rep.Outputs), changed, o.out, after, before)
+		if len(rep.Pruned) > 0 {
+			fmt.Fprintf(stdout, "pruned %d outputs no source produces: %s\n", len(rep.Pruned), strings.Join(rep.Pruned, ", "))
+		}
 	}
 	if o.pngDir != "" {
 		if err := writePreviews(cmd.Context(), rep, o.pngDir, stderr); err != nil {
