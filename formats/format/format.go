@@ -86,3 +86,29 @@ func DumpJSON(summarize func(path string, b []byte) (Summary, error)) func(w io.
 		return WriteJSON(w, s)
 	}
 }
+
+// Codec fills in the Decode, Validate, Summarize and Dump of d for a kind
+// whose file is checked on its own: decode parses and validates the bytes,
+// summarize and dump work on what it returns.
+func Codec[T any](d Description, decode func([]byte) (T, error), summarize func(path string, v T) Summary, dump func(w io.Writer, v T) error) Description {
+	d.Decode = func(b []byte) (any, error) { return decode(b) }
+	d.Validate = func(_ string, b []byte) error {
+		_, err := decode(b)
+		return err
+	}
+	d.Summarize = func(path string, b []byte) (Summary, error) {
+		v, err := decode(b)
+		if err != nil {
+			return nil, err
+		}
+		return summarize(path, v), nil
+	}
+	d.Dump = func(w io.Writer, _ string, b []byte) error {
+		v, err := decode(b)
+		if err != nil {
+			return err
+		}
+		return dump(w, v)
+	}
+	return d
+}

@@ -9,29 +9,10 @@ import (
 
 // Format describes .hmat for formats/kinds.
 func Format() format.Description {
-	return format.Description{
-		Name:   "hmat",
-		Magic:  []byte("HMAT"),
-		Decode: func(b []byte) (any, error) { return Decode(b) }, // Decode validates
-		Validate: func(_ string, b []byte) error {
-			_, err := Decode(b)
-			return err
-		},
-		Summarize: func(path string, b []byte) (format.Summary, error) {
-			ms, err := Decode(b)
-			if err != nil {
-				return nil, err
-			}
-			return Summarize(path, ms), nil
-		},
-		Dump: func(w io.Writer, _ string, b []byte) error {
-			ms, err := Decode(b)
-			if err != nil {
-				return err
-			}
-			return Dump(w, ms)
-		},
-	}
+	return format.Codec(format.Description{Name: "hmat", Magic: []byte("HMAT")},
+		Decode, // Decode validates
+		func(path string, ms []Material) format.Summary { return Summarize(path, ms) },
+		Dump)
 }
 
 // Summary is `inspect` of a .hmat: every material.

@@ -11,29 +11,10 @@ import (
 
 // Format describes .hmesh for formats/kinds.
 func Format() format.Description {
-	return format.Description{
-		Name:   "hmesh",
-		Magic:  []byte("HMSH"),
-		Decode: func(b []byte) (any, error) { return Decode(b) }, // Decode validates
-		Validate: func(_ string, b []byte) error {
-			_, err := Decode(b)
-			return err
-		},
-		Summarize: func(path string, b []byte) (format.Summary, error) {
-			f, err := Decode(b)
-			if err != nil {
-				return nil, err
-			}
-			return Summarize(path, f), nil
-		},
-		Dump: func(w io.Writer, _ string, b []byte) error {
-			f, err := Decode(b)
-			if err != nil {
-				return err
-			}
-			return Dump(w, f)
-		},
-	}
+	return format.Codec(format.Description{Name: "hmesh", Magic: []byte("HMSH")},
+		Decode, // Decode validates
+		func(path string, f *File) format.Summary { return Summarize(path, f) },
+		Dump)
 }
 
 // Summary is `inspect` of a .hmesh.

@@ -10,29 +10,10 @@ import (
 // Format describes MSH7 meshlet payloads (bytes "7HSM": u32 0x4D534837)
 // for formats/kinds.
 func Format() format.Description {
-	return format.Description{
-		Name:   "msh7",
-		Magic:  []byte{0x37, 0x48, 0x53, 0x4D},
-		Decode: func(b []byte) (any, error) { return Decode(b) }, // Decode validates
-		Validate: func(_ string, b []byte) error {
-			_, err := Decode(b)
-			return err
-		},
-		Summarize: func(path string, b []byte) (format.Summary, error) {
-			f, err := Decode(b)
-			if err != nil {
-				return nil, err
-			}
-			return Summarize(path, f), nil
-		},
-		Dump: func(w io.Writer, _ string, b []byte) error {
-			f, err := Decode(b)
-			if err != nil {
-				return err
-			}
-			return Dump(w, f)
-		},
-	}
+	return format.Codec(format.Description{Name: "msh7", Magic: []byte{0x37, 0x48, 0x53, 0x4D}},
+		Decode, // Decode validates
+		func(path string, f *File) format.Summary { return Summarize(path, f) },
+		Dump)
 }
 
 // Summary is `inspect` of a .msh7.

@@ -10,65 +10,28 @@ import (
 // Format describes standalone static mesh payloads (.payload, recognised
 // by extension: the static payload has no magic) for formats/kinds.
 func Format() format.Description {
-	return format.Description{
-		Name:   "payload",
-		Exts:   []string{".payload"},
-		Decode: func(b []byte) (any, error) { return Parse(b) },
-		Validate: func(_ string, b []byte) error {
-			_, err := Parse(b)
-			return err
-		},
-		Summarize: func(path string, b []byte) (format.Summary, error) {
-			m, err := Parse(b)
-			if err != nil {
-				return nil, err
-			}
+	return format.Codec(format.Description{Name: "payload", Exts: []string{".payload"}}, Parse,
+		func(path string, m *Static) format.Summary {
 			s := &Summary{File: path, Kind: "payload", Vertices: len(m.Vertices), Triangles: len(m.Indices) / 3, LODs: len(m.LODs), lods: m.LODs}
 			if h := m.Heightfield; h != nil {
 				s.Heightfield = &[2]uint32{h.Rows, h.Cols}
 			}
-			return s, nil
+			return s
 		},
-		Dump: func(w io.Writer, _ string, b []byte) error {
-			m, err := Parse(b)
-			if err != nil {
-				return err
-			}
-			return Dump(w, m)
-		},
-	}
+		Dump)
 }
 
 // SkinnedFormat describes skinned mesh payloads (.skmv).
 func SkinnedFormat() format.Description {
-	return format.Description{
-		Name:   "skmv",
-		Magic:  []byte(MagicSkinned),
-		Exts:   []string{".skmv"},
-		Decode: func(b []byte) (any, error) { return DecodeSkinnedWithLODs(b) },
-		Validate: func(_ string, b []byte) error {
-			_, err := DecodeSkinnedWithLODs(b)
-			return err
-		},
-		Summarize: func(path string, b []byte) (format.Summary, error) {
-			m, err := DecodeSkinnedWithLODs(b)
-			if err != nil {
-				return nil, err
-			}
+	return format.Codec(format.Description{Name: "skmv", Magic: []byte(MagicSkinned), Exts: []string{".skmv"}}, DecodeSkinnedWithLODs,
+		func(path string, m *Skinned) format.Summary {
 			s := &SkinnedSummary{File: path, Kind: "skmv", Vertices: len(m.Vertices), Triangles: len(m.Indices) / 3, Joints: len(m.Joints), LODs: len(m.LODs)}
 			if m.Morphs != nil {
 				s.MorphTargets = len(m.Morphs.Targets)
 			}
-			return s, nil
+			return s
 		},
-		Dump: func(w io.Writer, _ string, b []byte) error {
-			m, err := DecodeSkinnedWithLODs(b)
-			if err != nil {
-				return err
-			}
-			return DumpSkinned(w, m)
-		},
-	}
+		DumpSkinned)
 }
 
 // Summary is `inspect` of a static mesh payload.
