@@ -60,25 +60,25 @@ func (s *state) collapseTo(target int) error {
 // collapses the last pass deferred.
 func (s *state) deferredFloor() float64 {
 	slices.Sort(s.deferred)
-	return kPassErrorBound * s.deferred[len(s.deferred)/4]
+	return passErrorBound * s.deferred[len(s.deferred)/4]
 }
 
 // isLoopKind reports kinds whose edges are constrained to their loop.
 func isLoopKind(k uint8) bool { return k == kindBorder || k == kindSeam }
 
-// kParChunk is how many triangles one goroutine handles at a time in the
+// parChunk is how many triangles one goroutine handles at a time in the
 // steps that run on several (listing and ranking candidates, quadrics,
-// compaction); kParBlock chunks form a block, which bounds the buffers of
+// compaction); parBlock chunks form a block, which bounds the buffers of
 // the steps that join per-chunk results.
 const (
-	kParChunk = 4096
-	kParBlock = 8
-	kSortPart = 65536 // fewest keys per part of the parallel sort
+	parChunk = 4096
+	parBlock = 8
+	sortPart = 65536 // fewest keys per part of the parallel sort
 )
 
 // pickCollapses lists every edge that may collapse in at least one
 // direction, in triangle order, with its error and direction (see
-// rankRange). The triangles go in blocks of kParBlock chunks: the chunks
+// rankRange). The triangles go in blocks of parBlock chunks: the chunks
 // of a block run on up to GOMAXPROCS goroutines into their own lists,
 // which are then appended in chunk order, so the result is the one a
 // single goroutine gives and the lists stay small. Ranking is independent
@@ -93,10 +93,10 @@ func (s *state) pickCollapses() {
 	}
 	s.coll = s.coll[:0]
 	if s.chunkColl == nil {
-		s.chunkColl = make([][]collapse, kParBlock)
+		s.chunkColl = make([][]collapse, parBlock)
 	}
-	for block := 0; block < tris; block += kParBlock * kParChunk {
-		n := par.Ranges(min(tris-block, kParBlock*kParChunk), kParChunk, func(k, lo, hi int) {
+	for block := 0; block < tris; block += parBlock * parChunk {
+		n := par.Ranges(min(tris-block, parBlock*parChunk), parChunk, func(k, lo, hi int) {
 			list := s.pickRange(s.chunkColl[k][:0], 3*(block+lo), 3*(block+hi))
 			s.rankRange(list)
 			s.chunkColl[k] = list
@@ -307,7 +307,7 @@ func (s *state) sortCollapses() {
 		s.keysTmp = make([]uint64, m)
 	}
 	keys, tmp := s.keys[:m], s.keysTmp[:m]
-	parts := max(1, min(runtime.GOMAXPROCS(0), m/kSortPart))
+	parts := max(1, min(runtime.GOMAXPROCS(0), m/sortPart))
 	if cap(s.sortHist) < parts {
 		s.sortHist = make([][2048]uint32, parts)
 	}
@@ -354,7 +354,7 @@ func (s *state) sortCollapses() {
 	// Gather the candidates in rank order, with their classes, so that the
 	// walks read them in sequence.
 	sorted := s.sorted[:m]
-	par.Ranges(m, 4*kParChunk, func(_, lo, hi int) {
+	par.Ranges(m, 4*parChunk, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			c := &s.coll[uint32(keys[i])]
 			sorted[i] = ranked{v0: c.v0, v1: c.v1, r0: s.remap[c.v0], r1: s.remap[c.v1], err: c.err, qerr: c.qerr, attr: c.attr}
@@ -426,17 +426,17 @@ func remapLoop(loop, cremap, remap, qver []uint32) {
 // (each writes only its own range), then slide down in chunk order.
 func (s *state) remapResult() {
 	tris := len(s.result) / 3
-	chunks := (tris + kParChunk - 1) / kParChunk
+	chunks := (tris + parChunk - 1) / parChunk
 	if cap(s.chunkKept) < chunks {
 		s.chunkKept = make([]int, chunks)
 	}
 	kept := s.chunkKept[:chunks]
-	par.Ranges(tris, kParChunk, func(k, lo, hi int) {
+	par.Ranges(tris, parChunk, func(k, lo, hi int) {
 		kept[k] = s.remapRange(3*lo, 3*hi)
 	})
 	w := 0
 	for k, n := range kept {
-		lo := 3 * k * kParChunk
+		lo := 3 * k * parChunk
 		if w != lo {
 			copy(s.result[w:w+n], s.result[lo:lo+n])
 			copy(s.ecache[w:w+n], s.ecache[lo:lo+n])

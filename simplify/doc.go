@@ -107,7 +107,7 @@
 // commits them in order, skipping any that touches a vertex already moved in
 // the pass so no rank goes stale; a pass stops at its triangle goal, or when
 // costs rise above 2.5 times the goal's rank (meshoptimizer stops at 1.5;
-// see kPassErrorBound). Bounds need the fan as it is when the collapse
+// see passErrorBound). Bounds need the fan as it is when the collapse
 // commits, so a collapse whose fresh cost exceeds the pass goal is deferred
 // to a later pass (where its cached bound ranks it); a pass stops walking
 // after 8 deferrals per goal edge, and a pass that deferred everything
@@ -123,14 +123,14 @@
 // Hubs and cancellation. Evaluating a collapse walks the fans of both of
 // its classes, so around a vertex of huge valence (a fan of 200,000
 // triangles around one vertex is a valid file) a pass would walk that fan
-// once per spoke. Each class therefore has a budget per pass (kFanBudget
+// once per spoke. Each class therefore has a budget per pass (fanBudget
 // fan triangles walked for it, see work.go); a candidate touching a class
 // that spent it waits for the next pass, as if that class had moved. The
 // budget never binds below a valence of about 90, so ordinary meshes
 // simplify exactly as without it; a 200k fan simplifies in about the time
 // of a grid of the same size (its rim collapses along the border while the
 // hub waits). SimplifyContext and ChainContext check their context at every
-// pass and every kPollWork units of work within one (tens of
+// pass and every pollWork units of work within one (tens of
 // milliseconds at most), and return an error wrapping ctx.Err().
 //
 // Chains. Chain takes snapshots of one collapse sequence at each target, so

@@ -14,7 +14,7 @@ import (
 // gives, on a mesh of more than one block.
 func TestBlockedStepsMatchOneSweep(t *testing.T) {
 	m := sphere(140, 128)
-	if n := len(m.idx) / 3; n <= kParBlock*kParChunk {
+	if n := len(m.idx) / 3; n <= parBlock*parChunk {
 		t.Fatalf("test mesh has %d triangles, want more than one block", n)
 	}
 	opts := Options{TargetError: 1, AttributeWeights: Weights{Normal: 0.5}}
@@ -64,7 +64,7 @@ func TestBlockedStepsMatchOneSweep(t *testing.T) {
 	}
 }
 
-// On a mesh of several kRegionTris, the first pass walks regions in
+// On a mesh of several defaultRegionTris, the first pass walks regions in
 // parallel and every region commits collapses; the result keeps the
 // invariants of a sequential walk (closed, no flips, bounds, target met).
 func TestRegionsWalkLargeMeshes(t *testing.T) {
@@ -80,7 +80,7 @@ func TestRegionsWalkLargeMeshes(t *testing.T) {
 		goal := len(s.result) / 3 / 2
 		done := s.performCollapses(goal, 0)
 		n := len(s.walks)
-		if want := min(len(m.idx)/3/kRegionTris, kMaxRegions); n != want || n < 2 {
+		if want := min(len(m.idx)/3/defaultRegionTris, maxRegions); n != want || n < 2 {
 			t.Fatalf("%d triangles: %d regions, want %d (at least 2)", len(m.idx)/3, n, want)
 		}
 		inRegions, removed := 0, 0
@@ -120,7 +120,7 @@ func TestRegionsWalkLargeMeshes(t *testing.T) {
 // count: many equal keys (ties keep candidate order) and keys across the
 // whole float32 range.
 func TestSortCollapsesStableForEveryGOMAXPROCS(t *testing.T) {
-	const m = 5*kSortPart + 123
+	const m = 5*sortPart + 123
 	rng := rand.New(rand.NewPCG(1, 2))
 	s := &state{remap: make([]uint32, m)}
 	for i := range s.remap {

@@ -13,10 +13,10 @@ import (
 // referenced vertices).
 const DefaultTargetError = 0.01
 
-// kMinLevelReduction is the fraction of the previous level's triangles a
+// minLevelReduction is the fraction of the previous level's triangles a
 // Chain level must remove to be worth emitting; a level that saves less is
 // reported as stalled (empty), so the engine keeps drawing the previous one.
-const kMinLevelReduction = 0.1
+const minLevelReduction = 0.1
 
 // ErrInvalidInput is wrapped by every error Simplify and Chain return for
 // malformed input or options.
@@ -55,7 +55,7 @@ type Options struct {
 	// vertex only moves along its seam.
 	Permissive bool
 
-	// regionTris overrides kRegionTris (tests: regions on small meshes).
+	// regionTris overrides defaultRegionTris (tests: regions on small meshes).
 	regionTris int
 	// probe, when set, observes the simplification (tests, see work.go).
 	probe *probe
@@ -129,7 +129,7 @@ func Simplify(indices []uint32, positions [][3]float32, attrs Attributes, opts O
 // SimplifyContext is Simplify that stops when ctx is done, returning an
 // error that wraps ctx.Err(). It checks ctx before it starts, at every
 // collapse pass and every few milliseconds of work within one (see
-// kPollWork), so a cancelled simplification returns within a bounded
+// pollWork), so a cancelled simplification returns within a bounded
 // amount of work whatever the mesh.
 func SimplifyContext(ctx context.Context, indices []uint32, positions [][3]float32, attrs Attributes, opts Options) (Result, error) {
 	if err := validate(indices, positions, attrs, &opts); err != nil {
@@ -168,7 +168,7 @@ func SimplifyContext(ctx context.Context, indices []uint32, positions [][3]float
 // LOD0. That costs one simplification instead of one per level, makes every
 // level nest inside the previous one, and keeps each level's error measured
 // against LOD0 rather than against the previous level (so errors never
-// decrease along the chain). A level that cannot remove kMinLevelReduction of
+// decrease along the chain). A level that cannot remove minLevelReduction of
 // the previous non-empty level's triangles comes back with empty Indices.
 func Chain(indices []uint32, positions [][3]float32, attrs Attributes, ratios []float32, opts Options) ([]Level, error) {
 	return ChainContext(context.Background(), indices, positions, attrs, ratios, opts)
@@ -209,7 +209,7 @@ func ChainContext(ctx context.Context, indices []uint32, positions [][3]float32,
 		if err != nil {
 			return nil, err
 		}
-		if float64(len(out)) > float64(prev)*(1-kMinLevelReduction) {
+		if float64(len(out)) > float64(prev)*(1-minLevelReduction) {
 			continue // stalled: empty level
 		}
 		levels[i].Indices = c.restore(out)
@@ -325,8 +325,8 @@ func validate(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 	}
 	w := opts.AttributeWeights
 	for _, x := range []float32{w.Normal, w.UV, w.Color} {
-		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || f > kMaxWeight {
-			return fmt.Errorf("%w: attribute weight %v, want 0..%v", ErrInvalidInput, x, kMaxWeight)
+		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || f > maxWeight {
+			return fmt.Errorf("%w: attribute weight %v, want 0..%v", ErrInvalidInput, x, maxWeight)
 		}
 	}
 	return nil
@@ -344,11 +344,11 @@ func (c *compacted) checkFinite(indices []uint32, w Weights) error {
 		switch {
 		case !finite(p[:], math.MaxFloat32):
 			what = "position"
-		case w.Normal > 0 && a.Normals != nil && !finite(a.Normals[k][:], kMaxAttributeValue):
+		case w.Normal > 0 && a.Normals != nil && !finite(a.Normals[k][:], maxAttributeValue):
 			what = "normal"
-		case w.UV > 0 && a.UV0 != nil && !finite(a.UV0[k][:], kMaxAttributeValue):
+		case w.UV > 0 && a.UV0 != nil && !finite(a.UV0[k][:], maxAttributeValue):
 			what = "UV"
-		case w.Color > 0 && a.Colors != nil && !finite(a.Colors[k][:], kMaxAttributeValue):
+		case w.Color > 0 && a.Colors != nil && !finite(a.Colors[k][:], maxAttributeValue):
 			what = "color"
 		default:
 			continue
@@ -360,11 +360,11 @@ func (c *compacted) checkFinite(indices []uint32, w Weights) error {
 	return nil
 }
 
-// kMaxWeight bounds attribute weights so that weighted quadrics stay finite.
-const kMaxWeight = 1e6
+// maxWeight bounds attribute weights so that weighted quadrics stay finite.
+const maxWeight = 1e6
 
-// kMaxAttributeValue bounds attribute magnitudes for the same reason.
-const kMaxAttributeValue = 1e12
+// maxAttributeValue bounds attribute magnitudes for the same reason.
+const maxAttributeValue = 1e12
 
 // finite reports whether every component is a number of magnitude <= limit.
 func finite(v []float32, limit float64) bool {

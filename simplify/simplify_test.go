@@ -439,7 +439,7 @@ func TestSimplifyDeterministic(t *testing.T) {
 // chunks share no writes).
 func TestSimplifySameForEveryGOMAXPROCS(t *testing.T) {
 	m := sphere(140, 128) // 35584 triangles: two blocks of pick chunks
-	if n := len(m.idx) / 3; n <= kParBlock*kParChunk {
+	if n := len(m.idx) / 3; n <= parBlock*parChunk {
 		t.Fatalf("test mesh has %d triangles, want more than one block", n)
 	}
 	opts := Options{TargetIndexCount: len(m.idx) / 10 / 3 * 3, TargetError: 1, AttributeWeights: Weights{Normal: 0.5}}

@@ -2,8 +2,8 @@ package simplify
 
 import "math"
 
-// kMaxGrid bounds the clustering grid resolution per axis.
-const kMaxGrid = 1 << 12
+// maxGrid bounds the clustering grid resolution per axis.
+const maxGrid = 1 << 12
 
 // sloppyFallback reduces s.result further by vertex clustering (Rossignac &
 // Borrel 1993, as in meshoptimizer's simplifySloppy): positions are snapped
@@ -24,7 +24,7 @@ func (s *state) sloppyFallback(target int) ([]uint32, float64) {
 	c := newClusterer(s, src)
 
 	// Largest grid whose output fits the target (counts grow with the grid).
-	lo, hi := 1, kMaxGrid
+	lo, hi := 1, maxGrid
 	var best []uint32
 	bestErr := 0.0
 	for lo <= hi {
@@ -46,7 +46,7 @@ func (s *state) sloppyFallback(target int) ([]uint32, float64) {
 	}
 
 	// Smallest grid whose error fits the budget (errors shrink with the grid).
-	lo, hi = 1, kMaxGrid
+	lo, hi = 1, maxGrid
 	best = nil
 	for lo <= hi {
 		g := (lo + hi) / 2

@@ -22,30 +22,30 @@ const noVertex = ^uint32(0)
 // Tuned constants (tuned on grids, spheres and seamed cylinders so that
 // borders and seams stay put while flat interiors collapse freely).
 const (
-	// kBorderWeight scales the edge planes along open borders; borders are
+	// borderWeight scales the edge planes along open borders; borders are
 	// silhouettes, so moving along them must cost more than inside.
-	kBorderWeight = 10.0
-	// kSeamWeight scales the edge planes along attribute seams; seam
+	borderWeight = 10.0
+	// seamWeight scales the edge planes along attribute seams; seam
 	// collapses are already constrained topologically.
-	kSeamWeight = 1.0
-	// kFlipCos rejects a collapse when a surviving triangle's normal turns
+	seamWeight = 1.0
+	// flipCos rejects a collapse when a surviving triangle's normal turns
 	// by more than ~75 degrees (cos = 0.25). The pure test (90 degrees)
 	// lets a series of near-90 turns flip a triangle over several passes.
-	kFlipCos = 0.25
-	// kPassErrorBound: a pass takes collapses up to this factor times the
+	flipCos = 0.25
+	// passErrorBound: a pass takes collapses up to this factor times the
 	// error of the collapse at its goal rank. meshoptimizer uses 1.5; here
 	// deferrals already hold back collapses whose measured bounds cost more
 	// than their ranks, and 2.5 gave fewer passes (12-25% less time) and
 	// lower sampled Hausdorff errors on 15 of the 18 bench-compare rows
 	// (the other three stayed at 0.82-0.98x meshoptimizer's). 2.0 and 3.0
 	// were each worse on some row: the optimum is flat but noisy.
-	kPassErrorBound = 2.5
-	// kMaxDeferred: a pass stops walking once it has deferred this many
+	passErrorBound = 2.5
+	// maxDeferred: a pass stops walking once it has deferred this many
 	// collapses per edge of its goal; their costs already set the next goal
 	// (see collapseTo), and walking on only re-measures fans that the next
 	// pass measures again. Without it, a pass whose ranks all lag their
 	// bounds measured every fan of the mesh (half the work on FlightHelmet).
-	kMaxDeferred = 8
+	maxDeferred = 8
 )
 
 // canCollapse[from][to]: a collapse keeps the target's kind, so a vertex may
@@ -150,12 +150,12 @@ type state struct {
 	ccur       []uint32 // per class: its class after this pass's collapses so far
 	clock      []bool
 	scratch    []*scratch  // per goroutine of performCollapses
-	walks      []walk      // per region (see kRegionTris)
+	walks      []walk      // per region (see defaultRegionTris)
 	region     []uint8     // per class: its region, when its whole fan is in it
 	regionOf   []uint8     // per class: its region (see partition)
 	regions    int         // how many regions regionOf holds
 	scheme     int         // how regionOf is drawn (see partition)
-	regionTris int         // triangles per region (kRegionTris, or less in tests)
+	regionTris int         // triangles per region (defaultRegionTris, or less in tests)
 	visited    []bool      // per candidate: a walk of this pass went past it
 	ecache     []edgeCache // per corner of result (see edgeCache)
 	qver       []uint32    // per class: bumped when collapseError inputs change
@@ -178,7 +178,7 @@ type state struct {
 // must have passed validate.
 func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *Options) *state {
 	n := len(positions)
-	s := &state{ctx: context.Background(), n: n, absUnit: opts.Absolute, regionTris: kRegionTris, rules: &edgeRules, permit: opts.Permissive}
+	s := &state{ctx: context.Background(), n: n, absUnit: opts.Absolute, regionTris: defaultRegionTris, rules: &edgeRules, permit: opts.Permissive}
 	if opts.Permissive {
 		s.rules = &edgeRulesPermissive
 	}
@@ -486,15 +486,15 @@ func (s *state) fillQuadrics() {
 	s.vq = make([]quadric, s.n)
 	tris := s.result
 	// Each triangle's quadrics are computed on up to GOMAXPROCS goroutines,
-	// a block of kParBlock chunks at a time, then summed into its vertices
+	// a block of parBlock chunks at a time, then summed into its vertices
 	// in triangle order on one: the sums are the same whatever the
 	// goroutine count, and the buffers hold one block.
 	k := s.k
 	nf := len(tris) / 3
-	face := make([]quadric, min(nf, kParBlock*kParChunk))
+	face := make([]quadric, min(nf, parBlock*parChunk))
 	for block := 0; block < nf; block += len(face) {
 		fb := face[:min(nf-block, len(face))]
-		par.Ranges(len(fb), kParChunk, func(_, lo, hi int) {
+		par.Ranges(len(fb), parChunk, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				t := 3 * (block + i)
 				fb[i] = quadric{}
@@ -525,9 +525,9 @@ func (s *state) fillQuadrics() {
 			if hasOpposite[k0][k1] && s.remap[i1] > s.remap[i0] {
 				continue // seam edges appear on both sides; count once
 			}
-			w := kSeamWeight
+			w := seamWeight
 			if k0 == kindBorder || k1 == kindBorder {
-				w = kBorderWeight
+				w = borderWeight
 			} else if s.permit {
 				continue // Permissive: seams may be crossed, so they cost nothing to leave
 			}
@@ -545,7 +545,7 @@ func (s *state) fillQuadrics() {
 	ag := make([]gradient, len(face)*k)
 	for block := 0; block < nf; block += len(face) {
 		fb := face[:min(nf-block, len(face))]
-		par.Ranges(len(fb), kParChunk, func(_, lo, hi int) {
+		par.Ranges(len(fb), parChunk, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				t := 3 * (block + i)
 				a, b, c := tris[t], tris[t+1], tris[t+2]

@@ -12,7 +12,7 @@ package simplify
 //     and from the midpoints of the new edges to the old fan (the new
 //     surface, simplified→orig);
 //   - after the collapse r1 carries at least that bound and every fan
-//     vertex kFanTolerance of it, since moving any of them later reshapes
+//     vertex fanTolerance of it, since moving any of them later reshapes
 //     the triangles that now cover the removed point.
 //
 // A collapse's cost is the larger of its quadric error and its bound
@@ -21,10 +21,10 @@ package simplify
 // (tol alone otherwise), and performCollapses defers collapses whose fresh
 // cost exceeds the pass goal to a later pass.
 
-// kFanTolerance is the share of a collapse's bound that its fan vertices
+// fanTolerance is the share of a collapse's bound that its fan vertices
 // inherit (1 is conservative and over-penalizes the neighbourhood; 0 lets
 // neighbours erase the removed point unnoticed).
-const kFanTolerance = 0.5
+const fanTolerance = 0.5
 
 // tolerance is one class's bound and cache, packed so that ranking touches
 // one cache line per class.
@@ -55,7 +55,7 @@ func (s *state) rankTolerance(r0, r1 uint32) float64 {
 func (s *state) spreadTolerance(r0, r1 uint32, bnd float64) {
 	s.tl[r1].tol = maxf(s.tl[r1].tol, bnd)
 	s.tl[r1].ver++
-	share := kFanTolerance * bnd
+	share := fanTolerance * bnd
 	for _, e := range s.adj[s.adjOff[r0]:s.adjOff[r0+1]] {
 		a, b := s.cur(e.next), s.cur(e.prev)
 		s.tl[a].tol = maxf(s.tl[a].tol, share)

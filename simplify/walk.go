@@ -8,7 +8,7 @@ import (
 )
 
 // Regions. On a large mesh a pass commits most of its collapses in up to
-// kMaxRegions regions at once. Every class belongs to one region (see
+// maxRegions regions at once. Every class belongs to one region (see
 // partition), and a candidate whose two classes have their whole fans in
 // one region is that region's to walk: such a collapse reads and writes
 // only classes of its region (fans, tolerance bounds, pass links), so
@@ -18,12 +18,12 @@ import (
 // totals of all regions, and takes what they left: candidates across
 // region borders and everything ranked later, where the order across the
 // whole mesh decides which triangles go. The region count depends only on
-// the triangle count (one per kRegionTris, from two), so output is the
+// the triangle count (one per defaultRegionTris, from two), so output is the
 // same for every GOMAXPROCS, and a smaller mesh is walked by the final walk
 // alone, exactly as before regions existed.
 const (
-	kRegionTris = 16384
-	kMaxRegions = 8
+	defaultRegionTris = 16384
+	maxRegions        = 8
 )
 
 // walk is one walk over candidates in rank order and its totals.
@@ -116,10 +116,10 @@ func (s *state) performCollapses(triGoal int, floor float64) int {
 	return final.done
 }
 
-// splitRegions deals the pass's candidates out to regions (see kRegionTris)
+// splitRegions deals the pass's candidates out to regions (see defaultRegionTris)
 // and returns the region count; 1 leaves every candidate to the final walk.
 func (s *state) splitRegions(triGoal int) int {
-	n := min(len(s.result)/3/s.regionTris, kMaxRegions)
+	n := min(len(s.result)/3/s.regionTris, maxRegions)
 	if n <= 1 {
 		return 1
 	}
@@ -279,7 +279,7 @@ func (s *state) slabRegions(of []uint8, n int) bool {
 // (s.region is its scratch).
 func (s *state) interiorCandidates(of []uint8) int {
 	region := s.region[:s.n]
-	par.Ranges(s.n, kParChunk, func(_, lo, hi int) {
+	par.Ranges(s.n, parChunk, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			region[r] = s.interiorRegion(of, uint32(r))
 		}
@@ -315,7 +315,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 	share := func(x int) int { return int(int64(x) * int64(den) / int64(num)) }
 	for j := range count {
 		if w.work++; w.work >= w.nextPoll {
-			w.nextPoll = w.work + kPollWork
+			w.nextPoll = w.work + pollWork
 			if s.poll(s.work + w.work) {
 				w.stopped = true
 				return
@@ -342,7 +342,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		edgeGoal := triGoal/2 + int(int64(w.invalid)*int64(num)/int64(den))
 		errGoal := math.Inf(1)
 		if edgeGoal < len(s.sorted) {
-			errGoal = kPassErrorBound * s.sorted[edgeGoal].err
+			errGoal = passErrorBound * s.sorted[edgeGoal].err
 		}
 		if c.err > errGoal && c.err > w.maxCost && (w.removed > triGoal/6 || !w.all) {
 			break
@@ -367,7 +367,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		cost := maxf(c.err, c.attr+bnd*bnd)
 		if cost > maxf(errGoal, floor) && cost > w.maxCost {
 			w.deferred = append(w.deferred, cost)
-			if len(w.deferred) > share(kMaxDeferred*(edgeGoal+1)) {
+			if len(w.deferred) > share(maxDeferred*(edgeGoal+1)) {
 				break // enough to set the next goal (see collapseTo)
 			}
 			continue
@@ -503,12 +503,12 @@ func (s *state) collapseValid(sc *scratch, r0, r1 uint32) bool {
 }
 
 // flips reports whether triangle (p0, pa, pb) turns its normal by more
-// than the flip threshold (kFlipCos) when p0 moves to p1.
+// than the flip threshold (flipCos) when p0 moves to p1.
 func flips(p0, p1, pa, pb vec3) bool {
 	n0 := pa.sub(p0).cross(pb.sub(p0))
 	n1 := pa.sub(p1).cross(pb.sub(p1))
 	d := n0.dot(n1)
-	return d <= 0 || d*d <= kFlipCos*kFlipCos*(n0.dot(n0)*n1.dot(n1))
+	return d <= 0 || d*d <= flipCos*flipCos*(n0.dot(n0)*n1.dot(n1))
 }
 
 // linkValid is the link condition of collapseValid, once every vertex of

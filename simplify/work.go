@@ -12,26 +12,26 @@ import (
 // quadratic: every one of its candidate edges walks the whole fan, and as
 // long as none commits (invalid, deferred) the next one walks it again. So
 // every class has a budget per pass: the fan triangles walked for it, as
-// mover or target, may pass kFanBudget once; after that, candidates that
+// mover or target, may pass fanBudget once; after that, candidates that
 // touch it wait for the next pass, as if it had moved. A pass then walks
-// at most kFanBudget + 2·valence triangles per class, and valences sum to
+// at most fanBudget + 2·valence triangles per class, and valences sum to
 // three times the triangle count, so a pass is linear in the triangles
 // whatever the valence (meshoptimizer bounds per-vertex work similarly).
 // A class of valence v is walked about 2v times per pass at most, so the
-// budget never binds below a valence of about sqrt(kFanBudget/2) = 90:
+// budget never binds below a valence of about sqrt(fanBudget/2) = 90:
 // ordinary meshes simplify exactly as without it.
-const kFanBudget = 1 << 14
+const fanBudget = 1 << 14
 
-// kPollWork is how many work units (candidates visited, fan triangles
+// pollWork is how many work units (candidates visited, fan triangles
 // walked) pass between two checks of the context: a few milliseconds.
-const kPollWork = 1 << 16
+const pollWork = 1 << 16
 
 // admit charges the evaluation of collapsing class r0 onto r1 to both
 // classes' fan budgets and w's work, or reports false (and charges
 // nothing) when either class has used its budget in this pass.
 func (s *state) admit(w *walk, r0, r1 uint32) bool {
 	sp0, sp1 := s.spent[r0], s.spent[r1]
-	if sp0 >= kFanBudget || sp1 >= kFanBudget {
+	if sp0 >= fanBudget || sp1 >= fanBudget {
 		return false
 	}
 	f0 := s.adjOff[r0+1] - s.adjOff[r0]

@@ -122,7 +122,7 @@ func TestSimplifyContextStopsWithinBoundedWork(t *testing.T) {
 			o := opts
 			o.probe = full
 			require.NoError(t, run(context.Background(), o))
-			require.Greater(t, full.work, int64(8*kPollWork), "the mesh is too small to stop midway")
+			require.Greater(t, full.work, int64(8*pollWork), "the mesh is too small to stop midway")
 
 			at := full.work / 2
 			ctx, cancel := context.WithCancel(context.Background())
@@ -140,7 +140,7 @@ func TestSimplifyContextStopsWithinBoundedWork(t *testing.T) {
 			require.NotZero(t, cancelledAt.Load(), "never cancelled")
 			// Region walks poll on their own counts, so the total may be
 			// a few polls past the cancelling one (one per goroutine).
-			assert.Less(t, p.work-cancelledAt.Load(), int64(4*kPollWork)+int64(len(tc.m.idx)/3), "work after the cancel")
+			assert.Less(t, p.work-cancelledAt.Load(), int64(4*pollWork)+int64(len(tc.m.idx)/3), "work after the cancel")
 		})
 	}
 }
