@@ -13,7 +13,7 @@ const MaxInspectBytes = 4 << 30
 
 // Format describes .smpk/.rmpk baked mesh packs for formats/kinds: one
 // zstd frame on disk (raw bytes accepted), recognised by extension since
-// the magic sits inside the frame. Its dump is its summary as JSON.
+// the magic sits inside the frame. Its dump is every entry as text (Dump).
 func Format() format.Description {
 	summarize := func(path string, b []byte) (format.Summary, error) {
 		p, err := DecodeLimit(b, MaxInspectBytes)
@@ -31,7 +31,13 @@ func Format() format.Description {
 			return err
 		},
 		Summarize: summarize,
-		Dump:      format.DumpJSON(summarize),
+		Dump: func(w io.Writer, _ string, b []byte) error {
+			p, err := DecodeLimit(b, MaxInspectBytes)
+			if err != nil {
+				return err
+			}
+			return Dump(w, p)
+		},
 	}
 }
 
