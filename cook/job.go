@@ -133,9 +133,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 			res.cnb, warnings, err = cnbResources(job, cFlat, opts)
 			res.warnings = append(res.warnings, warnings...)
 			if n := emptySubmeshes(cFlat.scene); n > 0 {
-				d := DropReport{Source: job.Rel, What: "submeshes with no triangles: no world mesh payload written", Count: n}
-				res.drops = append(res.drops, d)
-				res.warnings = append(res.warnings, fmt.Sprintf("%s: dropped %d %s", job.Source, d.Count, d.What))
+				res.drop(job, n, "submeshes with no triangles: no world mesh payload written")
 			}
 		}
 		if err != nil {
@@ -147,9 +145,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		return jobResult{err: err} // the pack stage skips its work once ctx is done
 	}
 	if empty {
-		d := DropReport{Source: job.Rel, What: EmptyDrop, Count: 1}
-		res.drops = append(res.drops, d)
-		res.warnings = append(res.warnings, fmt.Sprintf("%s: dropped %d %s", job.Source, d.Count, d.What))
+		res.drop(job, 1, EmptyDrop)
 	}
 
 	// Every output is validated at once (up to GOMAXPROCS); the first
@@ -501,4 +497,12 @@ func positions3(p []mesh.Vec3) [][3]float32 {
 		out[i] = v
 	}
 	return out
+}
+
+// drop records a drop the cook itself makes (not the importer's): counted
+// in the report under the source's relative name, and a warning naming
+// the source.
+func (r *jobResult) drop(job Job, count int, what string) {
+	r.drops = append(r.drops, DropReport{Source: job.Rel, What: what, Count: count})
+	r.warnings = append(r.warnings, fmt.Sprintf("%s: dropped %d %s", job.Source, count, what))
 }
