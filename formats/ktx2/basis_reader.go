@@ -27,29 +27,9 @@ func decodeBasis(b []byte) (*File, error) {
 	le := binary.LittleEndian
 	size := uint64(len(b))
 	u32 := func(at int) uint32 { return le.Uint32(b[at:]) }
-	if v := u32(16); v != 1 {
-		return nil, errAt(16, "typeSize %d, want 1", v)
-	}
-	w, h := u32(20), u32(24)
-	sizeAt := int64(20)
-	if w >= 1 && w <= MaxSide {
-		sizeAt = 24
-	}
-	if err := checkSize(int(w), int(h), sizeAt); err != nil {
+	w, h, levels, err := checkShape(u32)
+	if err != nil {
 		return nil, err
-	}
-	for _, c := range []struct {
-		at   int
-		name string
-		want uint32
-	}{{28, "pixelDepth", 0}, {32, "layerCount", 0}, {36, "faceCount", 1}} {
-		if v := u32(c.at); v != c.want {
-			return nil, errAt(int64(c.at), "%s %d, want %d (a 2D texture)", c.name, v, c.want)
-		}
-	}
-	levels := int(u32(40))
-	if full := LevelCount(int(w), int(h)); levels != full {
-		return nil, errAt(40, "levelCount %d, want %d (the full mip chain of %d×%d down to 1×1)", levels, full, w, h)
 	}
 	scheme := u32(44)
 	var codec Codec

@@ -38,29 +38,9 @@ func Decode(b []byte) (*File, error) {
 	if vk != VkFormatR8G8B8A8Unorm && vk != VkFormatR8G8B8A8SRGB {
 		return nil, errAt(12, "vkFormat %d, want %d (R8G8B8A8_UNORM), %d (R8G8B8A8_SRGB) or 0 (Basis Universal)", vk, VkFormatR8G8B8A8Unorm, VkFormatR8G8B8A8SRGB)
 	}
-	if v := u32(16); v != 1 {
-		return nil, errAt(16, "typeSize %d, want 1", v)
-	}
-	w, h := u32(20), u32(24)
-	sizeAt := int64(20) // pixelWidth, or pixelHeight when only it is out of range
-	if w >= 1 && w <= MaxSide {
-		sizeAt = 24
-	}
-	if err := checkSize(int(w), int(h), sizeAt); err != nil {
+	w, h, levels, err := checkShape(u32)
+	if err != nil {
 		return nil, err
-	}
-	for _, c := range []struct {
-		at   int
-		name string
-		want uint32
-	}{{28, "pixelDepth", 0}, {32, "layerCount", 0}, {36, "faceCount", 1}} {
-		if v := u32(c.at); v != c.want {
-			return nil, errAt(int64(c.at), "%s %d, want %d (a 2D texture)", c.name, v, c.want)
-		}
-	}
-	levels := int(u32(40))
-	if full := LevelCount(int(w), int(h)); levels != full {
-		return nil, errAt(40, "levelCount %d, want %d (the full mip chain of %d×%d down to 1×1)", levels, full, w, h)
 	}
 	if v := u32(44); v != 0 {
 		return nil, errAt(44, "supercompressionScheme %d, want 0 (none)", v)
@@ -248,4 +228,35 @@ func Read(r io.Reader, limit int64) (*File, error) {
 		return nil, errAt(limit, "file larger than the %d-byte limit", limit)
 	}
 	return Decode(b)
+}
+
+// checkShape checks the header fields every file meshcook reads shares
+// (RGBA8 and Basis alike): typeSize 1, a size within MaxSide, a 2D
+// texture, the full mip chain. It returns the size and the level count.
+func checkShape(u32 func(at int) uint32) (w, h uint32, levels int, err error) {
+	if v := u32(16); v != 1 {
+		return 0, 0, 0, errAt(16, "typeSize %d, want 1", v)
+	}
+	w, h = u32(20), u32(24)
+	sizeAt := int64(20) // pixelWidth, or pixelHeight when only it is out of range
+	if w >= 1 && w <= MaxSide {
+		sizeAt = 24
+	}
+	if err := checkSize(int(w), int(h), sizeAt); err != nil {
+		return 0, 0, 0, err
+	}
+	for _, c := range []struct {
+		at   int
+		name string
+		want uint32
+	}{{28, "pixelDepth", 0}, {32, "layerCount", 0}, {36, "faceCount", 1}} {
+		if v := u32(c.at); v != c.want {
+			return 0, 0, 0, errAt(int64(c.at), "%s %d, want %d (a 2D texture)", c.name, v, c.want)
+		}
+	}
+	levels = int(u32(40))
+	if full := LevelCount(int(w), int(h)); levels != full {
+		return 0, 0, 0, errAt(40, "levelCount %d, want %d (the full mip chain of %d×%d down to 1×1)", levels, full, w, h)
+	}
+	return w, h, levels, nil
 }
