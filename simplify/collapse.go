@@ -114,6 +114,7 @@ func (s *state) pickRange(list []collapse, lo, hi int) []collapse {
 		list = make([]collapse, 0, (hi-lo)/2+16)
 	}
 	for t := lo; t+2 < hi; t += 3 {
+		start := len(list)
 		v := [4]uint32{tris[t], tris[t+1], tris[t+2], tris[t]}
 		for e := 0; e < 3; e++ {
 			i0, i1 := v[e], v[e+1]
@@ -138,15 +139,18 @@ func (s *state) pickRange(list []collapse, lo, hi int) []collapse {
 			if isLoopKind(k1) && k0 != kindManifold && s.loopbk[i1] != i0 {
 				continue
 			}
-			corner := uint32(t + e)
+			corner := uint32(e) // claimSlots turns it into its slot
 			switch rule & (ruleForward | ruleBackward) {
 			case ruleForward | ruleBackward:
-				list = append(list, collapse{v0: i0, v1: i1, corner: corner, bidi: true})
+				list = append(list, collapse{v0: i0, v1: i1, slot: corner, bidi: true})
 			case ruleForward:
-				list = append(list, collapse{v0: i0, v1: i1, corner: corner})
+				list = append(list, collapse{v0: i0, v1: i1, slot: corner})
 			default:
-				list = append(list, collapse{v0: i1, v1: i0, corner: corner})
+				list = append(list, collapse{v0: i1, v1: i0, slot: corner})
 			}
+		}
+		if len(list) > start {
+			s.claimSlots(t/3, list[start:])
 		}
 	}
 	return list
@@ -272,12 +276,10 @@ func (s *state) cachedError(i0, i1 uint32, q, a *float64, ver *uint32) (float64,
 
 // rankRange computes each candidate's error and picks its direction.
 func (s *state) rankRange(list []collapse) {
+	var none edgeCache
 	for i := range list {
 		c := &list[i]
-		ec := &s.ecache[c.corner]
-		if ec.v0 != c.v0 || ec.v1 != c.v1 {
-			*ec = edgeCache{v0: c.v0, v1: c.v1}
-		}
+		ec := s.cacheFor(c.slot, &none)
 		q, a := s.cachedError(c.v0, c.v1, &ec.q01, &ec.a01, &ec.ver0)
 		e := s.rankError(c.v0, c.v1, q)
 		if c.bidi {
@@ -439,28 +441,32 @@ func (s *state) remapResult() {
 		lo := 3 * k * parChunk
 		if w != lo {
 			copy(s.result[w:w+n], s.result[lo:lo+n])
-			copy(s.ecache[w:w+n], s.ecache[lo:lo+n])
+			copy(s.ecache[2*w/3:2*(w+n)/3], s.ecache[2*lo/3:2*(lo+n)/3])
+			copy(s.eslot[w/3:(w+n)/3], s.eslot[lo/3:(lo+n)/3])
 		}
 		w += n
 	}
 	s.result = s.result[:w]
-	s.ecache = s.ecache[:w]
+	s.ecache = s.ecache[:2*w/3]
+	s.eslot = s.eslot[:w/3]
 }
 
 // remapRange compacts the surviving triangles of result[lo:hi] to its
 // start and returns how many indices they hold.
 func (s *state) remapRange(lo, hi int) int {
 	tris := s.result[lo:hi]
-	ec := s.ecache[lo:hi]
+	ec := s.ecache[2*lo/3 : 2*hi/3]
+	es := s.eslot[lo/3 : hi/3]
 	w := 0
 	for t := 0; t+2 < len(tris); t += 3 {
-		a, b, c := s.cremap[tris[t]], s.cremap[tris[t+1]], s.cremap[tris[t+2]]
+		old := [3]uint32{tris[t], tris[t+1], tris[t+2]}
+		a, b, c := s.cremap[old[0]], s.cremap[old[1]], s.cremap[old[2]]
 		ra, rb, rc := s.remap[a], s.remap[b], s.remap[c]
 		if ra == rb || ra == rc || rb == rc {
 			continue
 		}
 		tris[w], tris[w+1], tris[w+2] = a, b, c
-		copy(ec[w:w+3], ec[t:t+3])
+		moveCache(ec, es, t/3, w/3, old, [3]uint32{a, b, c})
 		w += 3
 	}
 	return w

@@ -37,6 +37,12 @@ func compact(indices []uint32, positions [][3]float32, attrs Attributes, locked 
 	return c
 }
 
+// release drops the renumbered streams once the state holds its own
+// copies (tens of MiB on a million triangles); back stays for restore.
+func (c *compacted) release() {
+	c.indices, c.positions, c.attrs, c.locked = nil, nil, Attributes{}, nil
+}
+
 // gather returns src[back[i]] for every i; nil for an empty src.
 func gather[T any](src []T, back []uint32) []T {
 	if len(src) == 0 {

@@ -254,6 +254,7 @@ func prepare(ctx context.Context, indices []uint32, positions [][3]float32, attr
 	}
 	opts.Locked = c.locked
 	s := newState(c.indices, c.positions, c.attrs, &opts)
+	c.release()
 	s.ctx = ctx
 	if opts.probe != nil {
 		s.onPoll = opts.probe.onPoll

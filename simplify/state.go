@@ -83,25 +83,24 @@ type halfEdge struct{ next, prev uint32 }
 // ranking picks the cheaper direction.
 type collapse struct {
 	v0, v1 uint32
-	corner uint32 // index in result of the edge's first corner (see edgeCache)
+	slot   uint32 // its entry in ecache, or noSlot (see edgecache.go)
 	bidi   bool
 	err    float64 // rank: the larger of qerr and the tolerance bound squared
 	qerr   float64 // quadric error, what the error limit applies to
 	attr   float64 // the attribute part of qerr
 }
 
-// edgeCache keeps the quadric errors of the edge listed at one corner of
-// the result across passes: collapseError(v0, v1) in q01 and, for an edge
-// that may go either way, collapseError(v1, v0) in q10. Each is valid while
-// ver0 (ver1) is qver of v0's (v1's) class plus one: a collapse error only
-// changes when the moving class's quadrics (it was a collapse target) or its
-// loop links (read by seamPartner) change, and both bump qver (the
-// positions and attributes it reads never change). The cache moves with its
-// triangle when remapResult compacts the result; an edge whose corners were
-// remapped no longer matches v0, v1 and starts afresh. Reuse is exact: the
-// cached value is the one collapseError would return.
+// edgeCache keeps the quadric errors of the edge v0→v1 listed at one
+// corner of the result across passes: collapseError(v0, v1) in q01 and,
+// for an edge that may go either way, collapseError(v1, v0) in q10. Each is
+// valid while ver0 (ver1) is qver of v0's (v1's) class plus one: a
+// collapse error only changes when the moving class's quadrics (it was a
+// collapse target) or its loop links (read by seamPartner) change, and both
+// bump qver (the positions and attributes it reads never change). The
+// cache moves with its triangle when remapResult compacts the result; an
+// edge whose corners were remapped starts afresh (see edgecache.go). Reuse
+// is exact: the cached value is the one collapseError would return.
 type edgeCache struct {
-	v0, v1     uint32
 	ver0, ver1 uint32
 	q01, q10   float64
 	a01, a10   float64 // the attribute parts of q01 and q10
@@ -157,7 +156,8 @@ type state struct {
 	scheme     int         // how regionOf is drawn (see partition)
 	regionTris int         // triangles per region (defaultRegionTris, or less in tests)
 	visited    []bool      // per candidate: a walk of this pass went past it
-	ecache     []edgeCache // per corner of result (see edgeCache)
+	ecache     []edgeCache // two per triangle of result (see edgecache.go)
+	eslot      []uint8     // per triangle of result: the corners its entries hold
 	qver       []uint32    // per class: bumped when collapseError inputs change
 
 	// tolerance bounds (see tolerance.go)
@@ -202,7 +202,11 @@ func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 		}
 	}
 	s.classify(opts)
-	s.ecache = make([]edgeCache, len(s.result))
+	s.ecache = make([]edgeCache, 2*len(s.result)/3)
+	s.eslot = make([]uint8, len(s.result)/3)
+	for i := range s.eslot {
+		s.eslot[i] = eslotEmpty
+	}
 	s.qver = make([]uint32, n)
 
 	limit := float64(opts.TargetError)
