@@ -141,7 +141,8 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		rows = append(rows, hmatRow(scene.Materials[src], job.SourceRef, imageLeaves))
 	}
 
-	meshBytes, err := hmesh.Encode(f)
+	// Checked once, by the read-back (StageValidate), not also here.
+	meshBytes, err := hmesh.EncodeUnchecked(f)
 	if err != nil {
 		return nil, err
 	}

@@ -83,6 +83,21 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		mesh.MergeDraws(scene)
 	}
 	sw.End() // process times its own stages, concurrently
+	// The textures encode beside the mesh stages (startTextures); a job
+	// that returns early stops them and waits.
+	texCtx, stopTextures := context.WithCancel(ctx)
+	var textures *pendingTextures
+	if slices.Contains(targets, TargetHMesh) {
+		textures = startTextures(texCtx, job, scene, opts.Textures, sw)
+	} else {
+		sw.Start(StageTextures, -1).Stop()
+	}
+	defer func() {
+		stopTextures()
+		if textures != nil {
+			_, _, _ = textures.wait()
+		}
+	}()
 	c, err := process(ctx, job, scene, opts, sw)
 	if err != nil {
 		return jobResult{err: err, warnings: res.warnings, drops: res.drops}
@@ -122,7 +137,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		case t == TargetHMesh:
 			out, err = packHMesh(job, c, opts)
 			if err == nil {
-				more, warnings, cerr := packCompanions(ctx, job, c, opts.Textures) // .hanim, .ktx2
+				more, warnings, cerr := packCompanionsWith(job, c, textures) // .hanim, .ktx2
 				out, err = append(out, more...), cerr
 				res.warnings = append(res.warnings, warnings...)
 			}

@@ -1,6 +1,7 @@
 // Package cook is meshcook's pipeline: it plans inputs into jobs with stable
 // output names, runs each job through the stages (import, canonicalize,
-// meshlets, bounds, pack, validate, write) in parallel, and joins the results
+// reorder, lods, meshlets, bounds, textures, pack, validate, write) in
+// parallel, and joins the results
 // in a fixed order into a Report.
 //
 // A job's result depends only on its source bytes and the Options, so jobs

@@ -112,9 +112,10 @@ const (
 	StageLODs         = "lods"
 	StageMeshlets     = "meshlets"
 	StageBounds       = "bounds"
+	StageTextures     = "textures"
 	StagePack         = "pack"
 	StageValidate     = "validate"
 	StageWrite        = "write"
 )
 
-var stageOrder = []string{StageImport, StageCanonicalize, StageReorder, StageLODs, StageMeshlets, StageBounds, StagePack, StageValidate, StageWrite}
+var stageOrder = []string{StageImport, StageCanonicalize, StageReorder, StageLODs, StageMeshlets, StageBounds, StageTextures, StagePack, StageValidate, StageWrite}

@@ -213,8 +213,7 @@ func textureUses(scene *mesh.Scene, order []int) map[int]*textureUse {
 //
 // Files come out in image index order, so outputs do not depend on
 // material order beyond the color/data decision.
-func packTextures(ctx context.Context, job Job, c *cooked, to TextureOptions) ([]outputFile, []string) {
-	scene := c.scene
+func packTextures(ctx context.Context, job Job, scene *mesh.Scene, to TextureOptions) ([]outputFile, []string) {
 	used := make([]int, len(scene.Submeshes))
 	for i, s := range scene.Submeshes {
 		used[i] = s.Material
@@ -274,14 +273,56 @@ func packTextures(ctx context.Context, job Job, c *cooked, to TextureOptions) ([
 			validate: readBack("ktx2", b),
 		})
 	}
-	c.report.Textures = len(out)
 	return out, warnings
+}
+
+// pendingTextures is packTextures' result, encoded on its own goroutine
+// (startTextures).
+type pendingTextures struct {
+	done     chan struct{}
+	files    []outputFile
+	warnings []string
+	err      error // a panic in an encoder, as an internal error
+}
+
+// startTextures runs packTextures over scene on a new goroutine, timed as
+// StageTextures when sw is not nil. The textures need only the scene's
+// images and materials (slots come from the submeshes' materials, which
+// the mesh stages do not change), so the cook starts them right after
+// import and they run beside the mesh stages: a big texture set keeps
+// both cores busy while one asset's mesh work runs its serial steps. The
+// caller waits (pendingTextures.wait) before it returns.
+func startTextures(ctx context.Context, job Job, scene *mesh.Scene, to TextureOptions, sw *stopwatch) *pendingTextures {
+	p := &pendingTextures{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		if sw != nil {
+			t := sw.Start(StageTextures, -1)
+			defer t.Stop()
+		}
+		p.err = guard(job, func() error {
+			p.files, p.warnings = packTextures(ctx, job, scene, to)
+			return nil
+		})
+	}()
+	return p
+}
+
+// wait returns the textures once they are encoded.
+func (p *pendingTextures) wait() ([]outputFile, []string, error) {
+	<-p.done
+	return p.files, p.warnings, p.err
 }
 
 // packCompanions builds what the hmesh target writes beside the .hmesh and
 // .hmat: the .hanim clips and the .ktx2 textures. Warnings are prefixed
 // with the source path, like the importer's.
 func packCompanions(ctx context.Context, job Job, c *cooked, to TextureOptions) ([]outputFile, []string, error) {
+	return packCompanionsWith(job, c, startTextures(ctx, job, c.scene, to, nil))
+}
+
+// packCompanionsWith is packCompanions with the textures already started.
+func packCompanionsWith(job Job, c *cooked, pending *pendingTextures) ([]outputFile, []string, error) {
 	var out []outputFile
 	var warnings []string
 	clip, w, err := packHAnim(job, c)
@@ -292,7 +333,11 @@ func packCompanions(ctx context.Context, job Job, c *cooked, to TextureOptions) 
 		out = append(out, *clip)
 	}
 	warnings = append(warnings, w...)
-	tex, w := packTextures(ctx, job, c, to)
+	tex, w, err := pending.wait()
+	if err != nil {
+		return nil, nil, err
+	}
+	c.report.Textures = len(tex)
 	out = append(out, tex...)
 	warnings = append(warnings, w...)
 	for i, s := range warnings {

@@ -338,8 +338,28 @@ func TestValidateRejects(t *testing.T) {
 			if _, err := Encode(f); err == nil {
 				t.Errorf("Encode accepted it")
 			}
+			// EncodeUnchecked writes it, and the read-back refuses it.
+			if b, err := EncodeUnchecked(f); err == nil {
+				_, err = Decode(b)
+				require.ErrorIs(t, err, ErrFormat, "Decode accepted EncodeUnchecked's bytes")
+			}
 		})
 	}
+}
+
+// Why: the cook encodes with EncodeUnchecked and validates on read-back;
+// on a valid File it must give Encode's bytes.
+func TestEncodeUncheckedSameBytes(t *testing.T) {
+	for _, f := range []*File{triFile(), richFile(t)} {
+		want := mustEncode(t, f)
+		got, err := EncodeUnchecked(f)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+	_, err := EncodeUnchecked(nil)
+	require.ErrorIs(t, err, ErrFormat)
+	_, err = EncodeUnchecked(&File{Desc: Desc{MeshletMaxVerts: 64, MeshletMaxTris: 124}})
+	require.ErrorContains(t, err, "no triangles")
 }
 
 func posInf() float64 { return 1 / zero() }

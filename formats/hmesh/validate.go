@@ -470,7 +470,7 @@ func (v *validator) coverage() error {
 		// submeshes big enough to pay for it.
 		idx := f.Indices[sm.FirstIndex:ie]
 		wantSide := func() {
-			want = want[:0]
+			want = slices.Grow(want[:0], len(idx)/3)
 			for t := 0; t < len(idx); t += 3 {
 				want = append(want, sortedTri(idx[t], idx[t+1], idx[t+2]))
 			}
@@ -507,6 +507,13 @@ func (v *validator) coverage() error {
 // sorted vertex triple, to got.
 func (v *validator) meshletTris(got []tri, first uint32, end uint64) ([]tri, error) {
 	f := v.f
+	// Presized: the meshlets' triangle counts, bounded by MLTR's size (a
+	// bad count fails below).
+	n := 0
+	for k := uint64(first); k < end; k++ {
+		n += int(f.Meshlets[k].TriangleCount)
+	}
+	got = slices.Grow(got, min(n, len(f.MeshletTriangles)/3))
 	for k := uint64(first); k < end; k++ {
 		m := f.Meshlets[k]
 		ve := uint64(m.VertexOffset) + uint64(m.VertexCount)

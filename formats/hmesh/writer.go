@@ -46,13 +46,29 @@ func (f *File) hasLods() bool {
 // modified. Unknown chunks are not written. A file with no triangles is
 // refused: an empty mesh is never written.
 func Encode(f *File) ([]byte, error) {
+	return encode(f, true)
+}
+
+// EncodeUnchecked is Encode without its Validate, for a caller that reads
+// the bytes back through Decode (which runs the same checks on what it
+// decodes) before it uses them, as the cook does: the checks then run
+// once, not twice. It still refuses nil and an empty mesh. The bytes of a
+// File Validate would refuse are unspecified (Decode refuses them, or
+// EncodeUnchecked returns an error); f is not modified.
+func EncodeUnchecked(f *File) ([]byte, error) {
+	return encode(f, false)
+}
+
+func encode(f *File, check bool) ([]byte, error) {
 	if f == nil {
 		return nil, &FormatError{Offset: -1, Msg: "nil file"}
 	}
 	g := *f
 	g.Desc = descFor(f)
-	if err := Validate(&g); err != nil {
-		return nil, err
+	if check {
+		if err := Validate(&g); err != nil {
+			return nil, err
+		}
 	}
 	if len(f.Indices) == 0 {
 		return nil, &FormatError{Offset: -1, Msg: "no triangles: an empty mesh is not written"}

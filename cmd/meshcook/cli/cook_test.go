@@ -177,7 +177,7 @@ func TestCookJSONFieldNames(t *testing.T) {
 	for _, s := range stages {
 		names = append(names, s.Name)
 	}
-	if want := []string{"import", "canonicalize", "reorder", "lods", "meshlets", "bounds", "pack", "validate", "write"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"import", "canonicalize", "reorder", "lods", "meshlets", "bounds", "textures", "pack", "validate", "write"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("stages %v, want %v", names, want)
 	}
 }
