@@ -79,7 +79,7 @@ func run(args []string, stdout io.Writer) error {
 	fs.IntVar(&cfg.rounds, "rounds", 3, "meshlets: rounds alternating meshcook's and meshoptimizer's measurements (median round reported)")
 	fs.BoolVar(&cfg.quick, "quick", false, "skip the generated ~1M-triangle mesh")
 	fs.StringVar(&cfg.only, "only", "", "run one section: meshlets, vcache, simplify, cook or clusterlod")
-	fs.StringVar(&cfg.mesh, "mesh", "", "run one mesh: bunny, FlightHelmet, bunny-sub2 or bunny-sub4")
+	fs.StringVar(&cfg.mesh, "mesh", "", "run one mesh: bunny, FlightHelmet, bunny-sub2, bunny-sub4 or (-only clusterlod) bunny-sub18")
 	fs.StringVar(&cfg.attrs, "attrs", "", "simplify rows to run: no or normals; cook rows: none, normals or normals+uv (all when empty)")
 	fs.StringVar(&cfg.refCache, "refcache", "", "simplify: reuse meshoptimizer's rows from this JSON `file` (written on first use)")
 	fs.StringVar(&cfg.lodError, "lod-error", "1", "cook rows: the error limit both tools get (--lod-error / -se; 1 = unconstrained, so both reach the target)")
@@ -283,10 +283,13 @@ func loadMeshes(cfg config) ([]*benchMesh, error) {
 	if !cfg.quick && (cfg.mesh == "" || cfg.mesh == "bunny-sub4") {
 		meshes = append(meshes, subdivideDisplaced(bunny, 4))
 	}
+	if cfg.only == "clusterlod" && !cfg.quick && (cfg.mesh == "" || cfg.mesh == clodBigName) {
+		meshes = append(meshes, clodBigMesh(bunny)) // the issue's >= 1M-triangle row
+	}
 	if cfg.mesh != "" {
 		meshes = slices.DeleteFunc(meshes, func(m *benchMesh) bool { return m.name != cfg.mesh })
 		if len(meshes) == 0 {
-			return nil, fmt.Errorf("-mesh %q: no such benchmark mesh (bunny, FlightHelmet, bunny-sub2, bunny-sub4)", cfg.mesh)
+			return nil, fmt.Errorf("-mesh %q: no such benchmark mesh (bunny, FlightHelmet, bunny-sub2, bunny-sub4; -only clusterlod: %s)", cfg.mesh, clodBigName)
 		}
 	}
 	return meshes, nil
