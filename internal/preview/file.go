@@ -115,6 +115,11 @@ func drawHMesh(ctx context.Context, path string, b []byte, pick Pick, o Options)
 		}
 		o.Title = fmt.Sprintf("%s @ %gs", pick.Clip, pick.Time)
 	}
+	if o.CutError > 0 {
+		if m.Cut, err = hmeshCut(f, o.CutError); err != nil {
+			return nil, err
+		}
+	}
 	return Render(ctx, m, o)
 }
 

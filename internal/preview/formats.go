@@ -17,9 +17,10 @@ import (
 // FromHMesh returns f's model: LOD0 as its meshlets' triangles in meshlet
 // order (the validator guarantees they are IDXS's triangles), or IDXS
 // when the file has no meshlets; the MLBN cone test; decoded normals;
-// UVs; and one level per LOD where a stalled submesh (IndexCount 0) reuses
-// its previous level, as inspect counts them. LOD errors are unmeasured
-// (-1): the caller measures them.
+// UVs; one level per LOD where a stalled submesh (IndexCount 0) reuses
+// its previous level, as inspect counts them; and with a cluster
+// hierarchy, its cut at CutError from clusterlod.CornerCamera. LOD errors
+// are unmeasured (-1): the caller measures them.
 func FromHMesh(f *hmesh.File) (*Model, error) {
 	m := &Model{Positions: make([][3]float32, len(f.Vertices)), Normals: make([][3]float32, len(f.Vertices)), UVs: make([][2]float32, len(f.Vertices))}
 	for i, v := range f.Vertices {
@@ -56,6 +57,9 @@ func FromHMesh(f *hmesh.File) (*Model, error) {
 		return nil, err
 	}
 	m.LODs = lods
+	if m.Cut, err = hmeshCut(f, CutError); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

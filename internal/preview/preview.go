@@ -1,7 +1,8 @@
 // Package preview draws pictures of cooked meshes: it adapts each cooked
 // format (.hmesh, MSH7, mesh_payload, mesh pack entries) to a Model of
 // plain arrays and lays out panels (shaded, meshlets, LOD levels,
-// normals, UVs, cone culling) drawn by internal/render. Pictures are
+// normals, UVs, cone culling, a cluster-LOD cut coloured by level) drawn
+// by internal/render. Pictures are
 // deterministic: the same model and options give the same PNG bytes for
 // any GOMAXPROCS (panels are drawn in parallel into disjoint regions and
 // labelled in order afterwards).
@@ -63,11 +64,12 @@ const (
 	ViewNormals  View = "normals"
 	ViewUV       View = "uv"
 	ViewCones    View = "cones"
+	ViewCut      View = "cut"
 )
 
 // Views lists the views a user can name, in help order.
 func Views() []View {
-	return []View{ViewShaded, ViewMeshlets, ViewLODs, ViewNormals, ViewUV, ViewCones}
+	return []View{ViewShaded, ViewMeshlets, ViewLODs, ViewNormals, ViewUV, ViewCones, ViewCut}
 }
 
 // ParseView returns the view with the given name ("" is the default).
@@ -106,6 +108,8 @@ type Model struct {
 	ConeCulls func(m int, eye [3]float64) bool
 	// LODs are the reduced levels, LOD1 first.
 	LODs []LOD
+	// Cut, when set, is a cluster-LOD cut (the cut panel).
+	Cut *ClusterCut
 }
 
 // LOD is one reduced level over the model's vertices.
@@ -128,6 +132,9 @@ type Options struct {
 	// Title, when set, is drawn in the first panel's label before its own
 	// text (a file or entry name).
 	Title string
+	// CutError is the threshold a file's cluster hierarchy is cut at for
+	// the cut panel (0: CutError).
+	CutError float64
 }
 
 // DefaultOptions returns the default 3/4 view at DefaultSize.
@@ -148,6 +155,9 @@ func (o Options) Validate() error {
 			return fmt.Errorf("angle %v: want a finite number of degrees", a)
 		}
 	}
+	if !(o.CutError >= 0 && o.CutError <= math.MaxFloat64) {
+		return fmt.Errorf("cut error %v: want a finite threshold >= 0", o.CutError)
+	}
 	if o.Pitch < -90 || o.Pitch > 90 {
 		return fmt.Errorf("pitch %g: want -90 to 90 degrees", o.Pitch)
 	}
@@ -166,11 +176,12 @@ const (
 	shadeCones
 	shadeNormals
 	shadeUV
+	shadeCut
 )
 
 // panel is one square of the picture.
 type panel struct {
-	level int // 0 = LOD0, l = LODs[l-1]
+	level int // 0 = LOD0, l = LODs[l-1], len(LODs)+1 = Cut
 	shade shading
 	label string
 }
@@ -208,6 +219,13 @@ func (m *Model) Check(v View) error {
 		if m.UVs == nil {
 			return fmt.Errorf("preview: view uv: mesh has no texture coordinates")
 		}
+	case ViewCut:
+		if m.Cut == nil {
+			return fmt.Errorf("preview: view cut: mesh has no cluster hierarchy")
+		}
+	}
+	if m.Cut != nil {
+		return m.Cut.check(len(m.Positions))
 	}
 	return nil
 }
@@ -230,6 +248,10 @@ func (m *Model) panels(o Options) []panel {
 		return ps
 	}
 	meshlets := panel{0, shadeMeshlets, fmt.Sprintf("%d meshlets", len(m.Meshlets))}
+	var cut []panel
+	if m.Cut != nil {
+		cut = []panel{{len(m.LODs) + 1, shadeCut, m.Cut.label()}}
+	}
 	switch o.View {
 	case ViewShaded:
 		return []panel{lod0}
@@ -243,12 +265,14 @@ func (m *Model) panels(o Options) []panel {
 		return []panel{{0, shadeUV, "uv"}}
 	case ViewCones:
 		return []panel{{0, shadeCones, "cones"}}
+	case ViewCut:
+		return cut
 	}
 	ps := []panel{lod0}
 	if len(m.Meshlets) > 0 {
 		ps = append(ps, meshlets)
 	}
-	return append(ps, lods()...)
+	return append(append(ps, lods()...), cut...)
 }
 
 // Render draws the model's picture for o: its panels side by side (up to
@@ -429,6 +453,9 @@ func newDrawing(m *Model, o Options) (*drawing, error) {
 	for _, l := range m.LODs {
 		d.lodLists = append(d.lodLists, l.Triangles)
 	}
+	if m.Cut != nil {
+		d.lodLists = append(d.lodLists, m.Cut.Triangles)
+	}
 	if len(m.Meshlets) > 0 {
 		d.meshlet = make([]uint32, 0, len(m.Triangles)/3)
 		for i, n := range m.Meshlets {
@@ -549,6 +576,9 @@ func (d *drawing) panel(img *image.RGBA, p panel, x, y int) error {
 		}
 	case shadeMeshlets:
 		shade = func(t uint32, _, _ int) color.RGBA { return MeshletColor(int(d.meshlet[t])) }
+	case shadeCut:
+		c := d.m.Cut
+		shade = func(t uint32, _, _ int) color.RGBA { return CutColor(c.Levels[t], c.Clusters[t]) }
 	case shadeCones:
 		shade = func(t uint32, _, _ int) color.RGBA {
 			m := int(d.meshlet[t])

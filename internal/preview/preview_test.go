@@ -321,12 +321,12 @@ func TestViewErrorsAndOptions(t *testing.T) {
 	// Why: asking for what a mesh lacks, or options out of range, is a
 	// clear error.
 	plain := &Model{Positions: [][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: []uint32{0, 1, 2}}
-	for v, want := range map[View]string{ViewMeshlets: "no meshlets", ViewLODs: "no LOD levels", ViewUV: "no texture coordinates", ViewCones: "no meshlets"} {
+	for v, want := range map[View]string{ViewMeshlets: "no meshlets", ViewLODs: "no LOD levels", ViewUV: "no texture coordinates", ViewCones: "no meshlets", ViewCut: "no cluster hierarchy"} {
 		_, err := Render(context.Background(), plain, opts(v, 64))
 		assert.ErrorContains(t, err, want, "view %s", v)
 	}
 	_, err := ParseView("wire")
-	assert.ErrorContains(t, err, `unknown view "wire" (known: shaded, meshlets, lods, normals, uv, cones)`)
+	assert.ErrorContains(t, err, `unknown view "wire" (known: shaded, meshlets, lods, normals, uv, cones, cut)`)
 	for _, o := range []Options{{Size: 10}, {Size: 5000}, {Size: 64, Pitch: 91}, {Size: 64, Yaw: math.NaN()}} {
 		assert.Error(t, o.Validate(), "%+v", o)
 	}
@@ -337,8 +337,9 @@ func TestViewErrorsAndOptions(t *testing.T) {
 
 func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 	// Why: the same model must give the same PNG bytes for any number of
-	// threads (panels are drawn in parallel).
-	m := sphere(t, 24, 48)
+	// threads (panels are drawn in parallel); the sphere has a cut, so
+	// every view draws.
+	m := cutSphere(t)
 	want := map[View][]byte{}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, p := range []int{1, 2, 8, 1} {

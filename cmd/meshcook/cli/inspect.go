@@ -43,11 +43,13 @@ a contact sheet of every mesh) or a mesh pack entry (--entry NAME; without
 it, a contact sheet of every entry). The default picture has one --size
 square panel each for LOD0 shaded (back faces tinted red), LOD0 with each
 meshlet in its own colour, and each LOD level labelled with its triangle
-count and measured error, seen from a 3/4 view framed on the mesh
-(--yaw/--pitch in degrees). --view draws one panel set instead: shaded,
-meshlets, lods (LOD0 and every level), normals (as RGB), uv (red/green on
-a checkerboard) or cones (meshlets the cone test culls from this view
-drawn dark grey). A skinned .hmesh is drawn in bind pose; --clip NAME
+count and measured error, and with a cluster hierarchy its cut (at
+--error, one threshold, default 0.002, from the corner camera above) with
+each cluster in its level's colour, seen from a 3/4 view framed on the
+mesh (--yaw/--pitch in degrees). --view draws one panel set instead:
+shaded, meshlets, lods (LOD0 and every level), normals (as RGB), uv
+(red/green on a checkerboard), cones (meshlets the cone test culls from
+this view drawn dark grey) or cut. A skinned .hmesh is drawn in bind pose; --clip NAME
 (or #N, the N-th clip) --time T poses it with that clip of the .hanim
 beside it. The same file and flags always give the same PNG bytes.`,
 		Example: `  meshcook inspect out/models/chair.hmesh
@@ -59,6 +61,7 @@ beside it. The same file and flags always give the same PNG bytes.`,
   # pictures: LODs and meshlets side by side, or one view from behind
   meshcook inspect out/models/chair.hmesh --png chair.png
   meshcook inspect out/models/chair.hmesh --png cones.png --view cones --yaw 215 --size 512
+  meshcook inspect out/scan.hmesh --png cut.png --view cut --error 0.004
   meshcook inspect out/Fox.hmesh --png fox.png --clip Run --time 0.4
   meshcook inspect out/world/data/0 --png hills.png --resource terrain/hills.heightfield/0
   meshcook inspect out/buildings.smpk --png sheet.png --size 192`,
@@ -73,6 +76,12 @@ beside it. The same file and flags always give the same PNG bytes.`,
 				pf.timeSet = cmd.Flags().Changed("time")
 				if asJSON || dump {
 					return usageError("inspect: --png writes a picture; drop --json/--dump")
+				}
+				if cmd.Flags().Changed("error") {
+					if len(cutErrors) != 1 || !(cutErrors[0] > 0) {
+						return usageError("inspect: --png draws one cut: give --error one threshold > 0")
+					}
+					pf.cutError = cutErrors[0]
 				}
 				return runInspectPNG(cmd.Context(), stdout, args[0], pf)
 			}

@@ -28,6 +28,7 @@ type pngFlags struct {
 	clip       string
 	time       float64
 	timeSet    bool
+	cutError   float64 // --error with --png: the cut panel's threshold
 }
 
 func addPNGFlags(cmd *cobra.Command, p *pngFlags) {
@@ -64,7 +65,7 @@ func (p pngFlags) options() (preview.Options, error) {
 	if err != nil {
 		return preview.Options{}, usageError("inspect: --view: %v", err)
 	}
-	o := preview.Options{View: v, Yaw: p.yaw, Pitch: p.pitch, Size: p.size}
+	o := preview.Options{View: v, Yaw: p.yaw, Pitch: p.pitch, Size: p.size, CutError: p.cutError}
 	if err := o.Validate(); err != nil {
 		return preview.Options{}, usageError("inspect: %v", err)
 	}

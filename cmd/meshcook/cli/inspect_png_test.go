@@ -140,7 +140,7 @@ func TestInspectPNGErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{box, "--png", png, "--view", "wire"}, ExitUsage, `--view: unknown view "wire" (known: shaded, meshlets, lods, normals, uv, cones)`},
+		{[]string{box, "--png", png, "--view", "wire"}, ExitUsage, `--view: unknown view "wire" (known: shaded, meshlets, lods, normals, uv, cones, cut)`},
 		{[]string{box, "--png", png, "--size", "10"}, ExitUsage, "size 10: want 64 to 4096 pixels"},
 		{[]string{box, "--png", png, "--pitch", "95"}, ExitUsage, "pitch 95: want -90 to 90 degrees"},
 		{[]string{box, "--png", png, "--yaw", "x"}, ExitUsage, `invalid argument "x" for "--yaw"`},
