@@ -142,11 +142,11 @@ func (s *state) pickRange(list []collapse, lo, hi int) []collapse {
 			corner := uint32(e) // claimSlots turns it into its slot
 			switch rule & (ruleForward | ruleBackward) {
 			case ruleForward | ruleBackward:
-				list = append(list, collapse{v0: i0, v1: i1, slot: corner, bidi: true})
+				list = append(list, collapse{v0: i0, v1: i1, r0: r0, r1: r1, slot: corner, bidi: true})
 			case ruleForward:
-				list = append(list, collapse{v0: i0, v1: i1, slot: corner})
+				list = append(list, collapse{v0: i0, v1: i1, r0: r0, r1: r1, slot: corner})
 			default:
-				list = append(list, collapse{v0: i1, v1: i0, slot: corner})
+				list = append(list, collapse{v0: i1, v1: i0, r0: r1, r1: r0, slot: corner})
 			}
 		}
 		if len(list) > start {
@@ -285,7 +285,7 @@ func (s *state) rankRange(list []collapse) {
 		if c.bidi {
 			rq, ra := s.cachedError(c.v1, c.v0, &ec.q10, &ec.a10, &ec.ver1)
 			if r := s.rankError(c.v1, c.v0, rq); r < e {
-				c.v0, c.v1, e, q, a = c.v1, c.v0, r, rq, ra
+				c.v0, c.v1, c.r0, c.r1, e, q, a = c.v1, c.v0, c.r1, c.r0, r, rq, ra
 			}
 		}
 		c.qerr = q
@@ -296,15 +296,16 @@ func (s *state) rankRange(list []collapse) {
 
 // sortCollapses orders candidates by error with a stable LSD radix sort on
 // the float32 bits (3 passes of 11 bits): exact, stable, deterministic. It
-// sorts packed key<<32|index words, so every pass reads contiguous memory.
-// Each pass splits the keys into consecutive parts that count and scatter
-// on up to GOMAXPROCS goroutines, part p writing each digit's keys after
-// those of the parts before it; a stable sort has one result, so the
-// parts (which depend on GOMAXPROCS) do not change it.
+// sorts packed key<<32|index words, so every pass reads contiguous memory,
+// and leaves them in sorted: the walks read the candidates through it (see
+// ranked) instead of a copy of the list in rank order, which would hold
+// all of them twice. Each pass splits the keys into consecutive parts that
+// count and scatter on up to GOMAXPROCS goroutines, part p writing each
+// digit's keys after those of the parts before it; a stable sort has one
+// result, so the parts (which depend on GOMAXPROCS) do not change it.
 func (s *state) sortCollapses() {
 	m := len(s.coll)
-	if cap(s.sorted) < m {
-		s.sorted = make([]ranked, m)
+	if cap(s.keys) < m {
 		s.keys = make([]uint64, m)
 		s.keysTmp = make([]uint64, m)
 	}
@@ -353,28 +354,15 @@ func (s *state) sortCollapses() {
 		})
 		keys, tmp = tmp, keys
 	}
-	// Gather the candidates in rank order, with their classes, so that the
-	// walks read them in sequence.
-	sorted := s.sorted[:m]
-	par.Ranges(m, 4*parChunk, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			c := &s.coll[uint32(keys[i])]
-			sorted[i] = ranked{v0: c.v0, v1: c.v1, r0: s.remap[c.v0], r1: s.remap[c.v1], err: c.err, qerr: c.qerr, attr: c.attr}
-		}
-	})
-	s.sorted = sorted
+	s.sorted = keys
 }
+
+// ranked is the candidate at rank i of the pass (see sortCollapses).
+func (s *state) ranked(i int) *collapse { return &s.coll[uint32(s.sorted[i])] }
 
 // sortKey is the radix sort key of a rank: its float32 bits, which order
 // like the values for ranks >= 0.
 func sortKey(err float64) uint32 { return math.Float32bits(float32(err)) }
-
-// ranked is a candidate collapse in rank order: v0 (class r0) moves onto
-// v1 (class r1).
-type ranked struct {
-	v0, v1, r0, r1  uint32
-	err, qerr, attr float64
-}
 
 // updateQuadrics folds each moved vertex's quadrics into its target.
 func (s *state) updateQuadrics() {

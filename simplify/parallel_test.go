@@ -150,8 +150,8 @@ func TestSortCollapsesStableForEveryGOMAXPROCS(t *testing.T) {
 		prev := runtime.GOMAXPROCS(procs)
 		s.sortCollapses()
 		runtime.GOMAXPROCS(prev)
-		for i, c := range s.sorted {
-			if c.v0 != want[i] {
+		for i := range s.sorted {
+			if c := s.ranked(i); c.v0 != want[i] {
 				t.Fatalf("GOMAXPROCS %d: rank %d holds candidate %d, want %d", procs, i, c.v0, want[i])
 			}
 		}

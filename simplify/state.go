@@ -79,10 +79,13 @@ var hasOpposite = [kindCount][kindCount]bool{
 // continues to next and comes back from prev.
 type halfEdge struct{ next, prev uint32 }
 
-// collapse moves v0 onto v1; bidi marks edges that may go either way until
-// ranking picks the cheaper direction.
+// collapse moves v0 (class r0) onto v1 (class r1); bidi marks edges that
+// may go either way until ranking picks the cheaper direction. The walks
+// read candidates in rank order through sorted, so the classes are kept
+// here rather than looked up there.
 type collapse struct {
 	v0, v1 uint32
+	r0, r1 uint32
 	slot   uint32 // its entry in ecache, or noSlot (see edgecache.go)
 	bidi   bool
 	err    float64 // rank: the larger of qerr and the tolerance bound squared
@@ -141,8 +144,8 @@ type state struct {
 	coll       []collapse
 	chunkColl  [][]collapse   // pickCollapses: one candidate list per chunk
 	chunkKept  []int          // remapResult: surviving indices per chunk
-	sorted     []ranked       // candidates in rank order (sortCollapses)
-	keys       []uint64       // sort scratch: key<<32 | candidate index
+	sorted     []uint64       // candidates in rank order: key<<32 | index in coll (see ranked)
+	keys       []uint64       // sort scratch (sorted is one of keys and keysTmp)
 	sortHist   [][2048]uint32 // sort scratch: digit counts per part
 	keysTmp    []uint64
 	cremap     []uint32

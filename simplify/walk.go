@@ -160,7 +160,8 @@ func (s *state) splitRegions(triGoal int) int {
 	// pass it; beyond, the pass order decides which region gets the
 	// remaining triangles.
 	limit := min(len(s.sorted), triGoal)
-	for k, c := range s.sorted[:limit] {
+	for k := range limit {
+		c := s.ranked(k)
 		g := interior(c.r0)
 		if g != noRegion && interior(c.r1) == g {
 			s.walks[g].order = append(s.walks[g].order, uint32(k))
@@ -286,7 +287,7 @@ func (s *state) interiorCandidates(of []uint8) int {
 	})
 	k := 0
 	for i := range s.sorted {
-		c := &s.sorted[i]
+		c := s.ranked(i)
 		g := s.region[c.r0]
 		if g != noRegion && s.region[c.r1] == g {
 			k++
@@ -328,7 +329,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		if s.visited[ci] {
 			continue
 		}
-		c := &s.sorted[ci]
+		c := s.ranked(ci)
 		if w.removed >= triGoal || !w.all && w.removed+2 > w.cap {
 			break
 		}
@@ -342,7 +343,7 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		edgeGoal := triGoal/2 + int(int64(w.invalid)*int64(num)/int64(den))
 		errGoal := math.Inf(1)
 		if edgeGoal < len(s.sorted) {
-			errGoal = passErrorBound * s.sorted[edgeGoal].err
+			errGoal = passErrorBound * s.ranked(edgeGoal).err
 		}
 		if c.err > errGoal && c.err > w.maxCost && (w.removed > triGoal/6 || !w.all) {
 			break
