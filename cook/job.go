@@ -137,7 +137,7 @@ func cookJob(ctx context.Context, job Job, opts Options) (res jobResult) {
 		case t == TargetHMesh:
 			out, err = packHMesh(job, c, opts)
 			if err == nil {
-				more, warnings, cerr := packCompanionsWith(job, c, textures) // .hanim, .ktx2
+				more, warnings, cerr := packCompanions(job, c, textures) // .hanim, .ktx2
 				out, err = append(out, more...), cerr
 				res.warnings = append(res.warnings, warnings...)
 			}

@@ -56,7 +56,7 @@ func skCook(t *testing.T, scene *mesh.Scene) (map[string][]byte, map[string]stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, warnings, err := packCompanions(context.Background(), job, c, DefaultTextureOptions())
+	more, warnings, err := packCompanions(job, c, startTextures(context.Background(), job, c.scene, DefaultTextureOptions(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestHAnimJointOutOfRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := packCompanions(context.Background(), job, c, DefaultTextureOptions()); err == nil || !strings.Contains(err.Error(), "skeleton has 0") {
+	if _, _, err := packCompanions(job, c, startTextures(context.Background(), job, c.scene, DefaultTextureOptions(), nil)); err == nil || !strings.Contains(err.Error(), "skeleton has 0") {
 		t.Errorf("error %v, want the joint count named", err)
 	}
 }

@@ -315,14 +315,10 @@ func (p *pendingTextures) wait() ([]outputFile, []string, error) {
 }
 
 // packCompanions builds what the hmesh target writes beside the .hmesh and
-// .hmat: the .hanim clips and the .ktx2 textures. Warnings are prefixed
-// with the source path, like the importer's.
-func packCompanions(ctx context.Context, job Job, c *cooked, to TextureOptions) ([]outputFile, []string, error) {
-	return packCompanionsWith(job, c, startTextures(ctx, job, c.scene, to, nil))
-}
-
-// packCompanionsWith is packCompanions with the textures already started.
-func packCompanionsWith(job Job, c *cooked, pending *pendingTextures) ([]outputFile, []string, error) {
+// .hmat: the .hanim clips and the .ktx2 textures, which pending (started
+// by startTextures) encodes. Warnings are prefixed with the source path,
+// like the importer's.
+func packCompanions(job Job, c *cooked, pending *pendingTextures) ([]outputFile, []string, error) {
 	var out []outputFile
 	var warnings []string
 	clip, w, err := packHAnim(job, c)

@@ -115,7 +115,7 @@ func drawHMesh(ctx context.Context, path string, b []byte, pick Pick, o Options)
 		}
 		o.Title = fmt.Sprintf("%s @ %gs", pick.Clip, pick.Time)
 	}
-	if o.CutError > 0 {
+	if o.CutError > 0 && o.CutError != CutError { // FromHMesh cut it at CutError
 		if m.Cut, err = hmeshCut(f, o.CutError); err != nil {
 			return nil, err
 		}
