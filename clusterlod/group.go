@@ -22,11 +22,18 @@ type groupResult struct {
 }
 
 // positionIDs numbers the position classes: vertices with bit-identical
-// positions (-0 = +0) share an id, numbered in first-seen order.
+// positions (-0 = +0) share an id, numbered in first-seen order. An open
+// addressing table of first vertices (a power of two at least twice the
+// vertex count, linear probing) stands in for a map: no per-entry
+// allocation and one probe for most vertices.
 func positionIDs(positions [][3]float32) []uint32 {
 	ids := make([]uint32, len(positions))
-	seen := make(map[[3]uint32]uint32, len(positions))
-	for i, p := range positions {
+	size := 1
+	for size < 2*len(positions) {
+		size *= 2
+	}
+	table := make([]uint32, size) // first vertex of the class + 1, 0 empty
+	keyOf := func(p [3]float32) [3]uint32 {
 		var k [3]uint32
 		for j, x := range p {
 			if x == 0 {
@@ -34,12 +41,27 @@ func positionIDs(positions [][3]float32) []uint32 {
 			}
 			k[j] = math.Float32bits(x)
 		}
-		id, ok := seen[k]
-		if !ok {
-			id = uint32(len(seen))
-			seen[k] = id
+		return k
+	}
+	next := uint32(0)
+	for i, p := range positions {
+		k := keyOf(p)
+		h := (uint64(k[0])*0x9E3779B185EBCA87 ^ uint64(k[1])*0xC2B2AE3D27D4EB4F ^ uint64(k[2])*0x165667B19E3779F9)
+		slot := int((h ^ h>>29) & uint64(size-1))
+		for {
+			f := table[slot]
+			if f == 0 {
+				table[slot] = uint32(i) + 1
+				ids[i] = next
+				next++
+				break
+			}
+			if keyOf(positions[f-1]) == k {
+				ids[i] = ids[f-1]
+				break
+			}
+			slot = (slot + 1) & (size - 1)
 		}
-		ids[i] = id
 	}
 	return ids
 }

@@ -15,54 +15,67 @@ type adjacency struct {
 }
 
 // buildAdjacency lists, for every position class used by two or more
-// clusters of the level, every pair of those clusters.
+// clusters of the level, every pair of those clusters. The clusters of
+// each position class are listed once (counting sort, in cluster order);
+// each cluster's neighbours are then counted in a dense per-cluster table
+// and listed in cluster order.
 func (b *builder) buildAdjacency(level []pending) adjacency {
 	n := len(level)
-	// (position, cluster) once per pair, sorted by position then cluster.
-	stamp := make(map[uint32]struct{}, 256)
-	var uses []uint64
+	classes := len(b.frozen)
+	// (position, cluster) once per pair: stamp[p] is the last cluster +1
+	// that listed p.
+	stamp := make([]int32, classes)
+	first := make([]int32, classes+1)
+	var uses []uint32 // per cluster, its distinct classes (cluster order)
+	useOff := make([]int32, n+1)
 	for k := range level {
-		clear(stamp)
 		for _, v := range level[k].indices {
 			p := b.pos[v]
-			if _, ok := stamp[p]; ok {
+			if stamp[p] == int32(k)+1 {
 				continue
 			}
-			stamp[p] = struct{}{}
-			uses = append(uses, uint64(p)<<32|uint64(k))
+			stamp[p] = int32(k) + 1
+			uses = append(uses, p)
+			first[p+1]++
+		}
+		useOff[k+1] = int32(len(uses))
+	}
+	for p := range classes {
+		first[p+1] += first[p]
+	}
+	// byClass[first[p]:first[p+1]] are the clusters using p, ascending.
+	byClass := make([]int32, len(uses))
+	fill := slices.Clone(first[:classes])
+	for k := range n {
+		for _, p := range uses[useOff[k]:useOff[k+1]] {
+			byClass[fill[p]] = int32(k)
+			fill[p]++
 		}
 	}
-	slices.Sort(uses)
-	var edges []uint64
-	for i := 0; i < len(uses); {
-		j := i + 1
-		for j < len(uses) && uses[j]>>32 == uses[i]>>32 {
-			j++
-		}
-		for a := i; a < j; a++ {
-			for c := a + 1; c < j; c++ {
-				ka, kc := uses[a]&math.MaxUint32, uses[c]&math.MaxUint32
-				edges = append(edges, ka<<32|kc, kc<<32|ka)
+	adj := adjacency{off: make([]int32, n+1), deg: make([]int64, n)}
+	weight := make([]int32, n)
+	var touched []int32
+	for a := range n {
+		touched = touched[:0]
+		for _, p := range uses[useOff[a]:useOff[a+1]] {
+			for _, c := range byClass[first[p]:first[p+1]] {
+				if int(c) == a {
+					continue
+				}
+				if weight[c] == 0 {
+					touched = append(touched, c)
+				}
+				weight[c]++
 			}
 		}
-		i = j
-	}
-	slices.Sort(edges)
-	adj := adjacency{off: make([]int32, n+1), deg: make([]int64, n)}
-	for i := 0; i < len(edges); {
-		j := i + 1
-		for j < len(edges) && edges[j] == edges[i] {
-			j++
+		slices.Sort(touched)
+		for _, c := range touched {
+			adj.nbr = append(adj.nbr, c)
+			adj.w = append(adj.w, weight[c])
+			adj.deg[a] += int64(weight[c])
+			weight[c] = 0
 		}
-		a, c := int(edges[i]>>32), int32(edges[i]&math.MaxUint32)
-		adj.nbr = append(adj.nbr, c)
-		adj.w = append(adj.w, int32(j-i))
-		adj.off[a+1]++
-		adj.deg[a] += int64(j - i)
-		i = j
-	}
-	for k := range n {
-		adj.off[k+1] += adj.off[k]
+		adj.off[a+1] = int32(len(adj.nbr))
 	}
 	return adj
 }
