@@ -310,7 +310,7 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 	// first-use order so index reads walk VTXS forwards. Meshlets and
 	// LODs are built on the reordered streams.
 	t = sw.Start(StageReorder, units)
-	s.Indices, err = vertexCacheOrderContext(ctx, s.Indices, len(s.Positions))
+	s.Indices, err = vertexCacheOrderContext(ctx, s.Indices, s.Positions)
 	if err != nil {
 		return cr, err // only a done ctx stops it
 	}
@@ -433,7 +433,7 @@ func buildLODs(ctx context.Context, s *mesh.Submesh, pos [][3]float32, generated
 	errs := make([]error, len(levels))
 	par.Each(len(levels), func(i int) {
 		if len(levels[i].Indices) > 0 {
-			levels[i].Indices, errs[i] = vertexCacheOrderContext(ctx, levels[i].Indices, len(pos))
+			levels[i].Indices, errs[i] = vertexCacheOrderContext(ctx, levels[i].Indices, pos)
 		}
 	})
 	for _, err := range errs {
@@ -468,12 +468,14 @@ const collectAfterChainTris = 1 << 18
 const refineMaxTris = 1 << 14
 
 // vertexCacheOrderContext is the cook's vertex-cache order of one index
-// buffer; a done ctx stops it (its only error).
-func vertexCacheOrderContext(ctx context.Context, indices []uint32, vertexCount int) ([]uint32, error) {
+// buffer over positions: above refineMaxTris the greedy order in spatial
+// parts on every core (meshlet.OptimizeVertexCacheSplitContext); a done
+// ctx stops it (its only error).
+func vertexCacheOrderContext[P ~[3]float32](ctx context.Context, indices []uint32, positions []P) ([]uint32, error) {
 	if len(indices)/3 > refineMaxTris {
-		return meshlet.OptimizeVertexCacheGreedyContext(ctx, indices, vertexCount)
+		return meshlet.OptimizeVertexCacheSplitContext(ctx, indices, positions)
 	}
-	return meshlet.OptimizeVertexCacheContext(ctx, indices, vertexCount)
+	return meshlet.OptimizeVertexCacheContext(ctx, indices, len(positions))
 }
 
 // ctxOr is ctx's error when ctx is done (a step stopped by cancellation

@@ -30,6 +30,17 @@ package meshlet
 // miss. On the bench meshes it removes 1-3% of the greedy order's misses
 // (bunny 3.0%, FlightHelmet 0.9%, bunny-sub4 2.0%); OptimizeVertexCache
 // then takes about 3-4 times as long as the greedy pass alone.
+//
+// OptimizeVertexCacheSplitContext (vcache_split.go) runs the greedy pass
+// on every core: buffers of more than 65,536 triangles are cut into that
+// many-triangle spatial parts (the k-d split of Build, split.go), ordered
+// independently and concatenated in part order, so the output does not
+// depend on GOMAXPROCS. On the 1.19M-triangle bench mesh (19 parts) that
+// costs 0.3% ACMR against one greedy run (0.6674 against 0.6656, shuffled
+// input 0.6683 against 0.6657; meshoptimizer 0.6868), for the same CPU
+// time: the split and the copies cost what the parts' smaller working
+// sets save. 32k-triangle parts cost 0.5%, 128k 0.15% (and leave meshes
+// of 65-131k triangles on one core).
 
 import (
 	"context"
