@@ -36,7 +36,12 @@
 // A group's error is the largest of its members' errors (the error of the
 // group each member was simplified from, 0 at level 0) and its own
 // simplification error, in position units, so errors never decrease
-// upwards. Its sphere encloses its members' spheres (the sphere of the
+// upwards. The simplification error is the simplifier's quadric error,
+// which tracks the group's real one-level deviation: on a bumpy sphere it
+// is 1.09× (median; 0.93-1.19 per group) the sampled Hausdorff distance
+// between a depth-0 group and the clusters simplified from it
+// (deviation_test.go), where meshoptimizer's clusterlod records about
+// 0.68× its own. Its sphere encloses its members' spheres (the sphere of the
 // group each member was simplified from; at level 0 the meshlet's own):
 // the projected error of a group is then never below the projected error
 // of a group it refines, for any camera, which makes every cut
