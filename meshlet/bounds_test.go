@@ -151,3 +151,38 @@ func TestComputeBoundsMalformed(t *testing.T) {
 		}
 	}
 }
+
+// ritter is Jack Ritter's sphere ("An Efficient Bounding Sphere", 1990):
+// the widest pair of axis extremes, grown to cover every point.
+func ritter(pts [][3]float64) [3]float64 {
+	var lo, hi [3]int
+	for i, p := range pts {
+		for k := 0; k < 3; k++ {
+			if p[k] < pts[lo[k]][k] {
+				lo[k] = i
+			}
+			if p[k] > pts[hi[k]][k] {
+				hi[k] = i
+			}
+		}
+	}
+	axisK, best := 0, -1.0
+	for k := 0; k < 3; k++ {
+		if d := dist2d(pts[lo[k]], pts[hi[k]]); d > best {
+			axisK, best = k, d
+		}
+	}
+	c := mid(pts[lo[axisK]], pts[hi[axisK]])
+	r := math.Sqrt(best) / 2
+	for _, x := range pts {
+		if d := math.Sqrt(dist2d(x, c)); d > r {
+			nr := (r + d) / 2
+			s := (nr - r) / d
+			for k := 0; k < 3; k++ {
+				c[k] += float64((x[k] - c[k]) * s)
+			}
+			r = nr
+		}
+	}
+	return c
+}

@@ -93,10 +93,9 @@
 // two tightenings: the sphere is the minimum enclosing sphere of the
 // meshlet's vertices (Emo Welzl, "Smallest enclosing disks (balls and
 // ellipsoids)", 1991, in Bernd Gärtner's move-to-front form, "Fast and Robust
-// Smallest Enclosing Balls", ESA 1999; Jack Ritter, "An Efficient Bounding
-// Sphere", Graphics Gems 1990, as a fallback), and the cone axis is the
-// better of the normal average and the centre of the normals' minimum
-// enclosing ball. The cone is tested without its apex as
+// Smallest Enclosing Balls", ESA 1999), and the cone axis is the centre of
+// the normals' minimum enclosing ball (on nearly flat meshlets the normal
+// average when it is better). The cone is tested without its apex as
 //
 //	dot(center - camera, axis) >= cutoff * |center - camera| + radius
 //

@@ -46,12 +46,14 @@ func mtf(pts [][3]float64, n int, support [][3]float64) ball {
 	if len(support) == 4 {
 		return b
 	}
+	lim := b.r2 * (1 + ballSlack) // b.contains, the product hoisted
 	for i := 0; i < n; i++ {
-		if b.contains(pts[i]) {
+		if dist2d(pts[i], b.c) <= lim {
 			continue
 		}
 		p := pts[i]
 		b = mtf(pts, i, append(support, p))
+		lim = b.r2 * (1 + ballSlack)
 		// Move p to the front: it is likely to be on the boundary again.
 		copy(pts[1:i+1], pts[:i])
 		pts[0] = p
