@@ -161,19 +161,22 @@ func ctxErr(ctx context.Context) error {
 	return nil
 }
 
-// vcacheTri is one triangle of the search: its corners and, per corner,
-// its place in that vertex's live list (so removing it is O(1)).
-type vcacheTri struct {
-	v    [3]uint32
-	slot [3]uint32
-}
+// A triangle of the search is its corners (tv[t]) and, per corner, its
+// place in that vertex's live list (slot[t], so removing it is O(1)), in
+// two arrays: candidate comparisons read the corners only.
 
-// vcacheVert is one vertex of the search (its score is kept apart): its
-// live triangles are adj[first : first+live]; it is in the FIFO while misses-stamp <=
-// vcacheSize (unsigned arithmetic).
+// vcacheVert is one vertex of the search: its live triangles are
+// adj[first : first+live].
 type vcacheVert struct {
 	first, live uint32
-	stamp       uint32
+}
+
+// vcacheHot is what a candidate comparison reads of each corner, side by
+// side: the vertex's current score, and its FIFO stamp (it is in the FIFO
+// while misses-stamp <= vcacheSize, unsigned arithmetic).
+type vcacheHot struct {
+	score float32
+	stamp uint32
 }
 
 // vcacheCandidates bounds how many live triangles of one cached vertex
@@ -223,11 +226,12 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 	for v := 0; v < vertexCount; v++ {
 		start[v+1] += start[v]
 	}
-	tris := make([]vcacheTri, triCount)
+	tv := make([][3]uint32, triCount)
+	slot := make([][3]uint32, triCount)
 	for t := 0; t < triCount; t++ {
 		a, b, c := indices[3*t], indices[3*t+1], indices[3*t+2]
 		m := min(a, b, c)
-		tris[start[m]].v = [3]uint32{a, b, c}
+		tv[start[m]] = [3]uint32{a, b, c}
 		start[m]++
 	}
 
@@ -240,9 +244,9 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 		offset += verts[v].live
 	}
 	adj := make([]uint32, offset)
-	for t := range tris {
-		for k, v := range tris[t].v {
-			tris[t].slot[k] = start[v] - verts[v].first
+	for t := range tv {
+		for k, v := range tv[t] {
+			slot[t][k] = start[v] - verts[v].first
 			adj[start[v]] = uint32(t)
 			start[v]++
 		}
@@ -250,10 +254,9 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 
 	// Initial scores; nothing is in the FIFO. A triangle's score is the
 	// sum of its vertices' current scores, added up when it is compared.
-	scores := make([]float32, vertexCount) // apart from verts: three are read per candidate
+	hot := make([]vcacheHot, vertexCount)
 	for v := range verts {
-		scores[v] = tables.score(-1, verts[v].live)
-		verts[v].stamp = ^uint32(vcacheSize)
+		hot[v] = vcacheHot{tables.score(-1, verts[v].live), ^uint32(vcacheSize)}
 	}
 	emitted := make([]bool, triCount)
 
@@ -267,8 +270,8 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 	for {
 		// Emit current.
 		emitted[current] = true
-		tv := tris[current].v
-		out = append(out, tv[0], tv[1], tv[2])
+		ct := tv[current]
+		out = append(out, ct[0], ct[1], ct[2])
 		if len(out) == triCount*3 {
 			break
 		}
@@ -277,27 +280,27 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 				return nil, work, err
 			}
 		}
-		for _, v := range tv {
-			if misses-verts[v].stamp > vcacheSize {
-				verts[v].stamp = misses
+		for _, v := range ct {
+			if misses-hot[v].stamp > vcacheSize {
+				hot[v].stamp = misses
 				misses++
 			}
 		}
 
 		// New cache: the triangle's vertices, then old entries not among them.
-		copy(next[:3], tv[:])
-		deadEnd = append(deadEnd, tv[:]...)
+		copy(next[:3], ct[:])
+		deadEnd = append(deadEnd, ct[:]...)
 		n := 3
 		for _, v := range cache[:cacheLen] {
-			if v != tv[0] && v != tv[1] && v != tv[2] {
+			if v != ct[0] && v != ct[1] && v != ct[2] {
 				next[n] = v
 				n++
 			}
 		}
 		// Remove the emitted triangle from its vertices' live lists: the
 		// last entry takes its slot.
-		for k, v := range tv {
-			removeLive(tris, verts, adj, uint32(current), k, v)
+		for k, v := range ct {
+			removeLive(tv, slot, verts, adj, uint32(current), k, v)
 			work++
 		}
 
@@ -312,21 +315,22 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 		for i, v := range next[:n] {
 			vt := &verts[v]
 			if i >= vcacheSize {
-				scores[v] = tables.score(-1, vt.live) // pushed out
+				hot[v].score = tables.score(-1, vt.live) // pushed out
 				continue
 			}
-			scores[v] = tables.score(i, vt.live)
+			hot[v].score = tables.score(i, vt.live)
 			list := adj[vt.first : vt.first+min(vt.live, vcacheCandidates)]
 			work += len(list)
 			for _, t := range list {
-				u := &tris[t].v
-				s := scores[u[0]] + scores[u[1]] + scores[u[2]]
+				u := &tv[t]
+				h0, h1, h2 := &hot[u[0]], &hot[u[1]], &hot[u[2]]
+				s := h0.score + h1.score + h2.score
 				// The penalty only lowers s: skip triangles that lose anyway.
 				if best >= 0 && (s < bestScore || (s == bestScore && int(t) > best)) {
 					continue
 				}
-				for _, w := range u {
-					if misses-verts[w].stamp > vcacheSize {
+				for _, h := range [3]*vcacheHot{h0, h1, h2} {
+					if misses-h.stamp > vcacheSize {
 						s -= tables.missPenalty
 					}
 				}
@@ -354,23 +358,23 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 
 // removeLive takes triangle t, whose corner k is vertex v, out of v's live
 // list: the list's last entry moves into its slot.
-func removeLive(tris []vcacheTri, verts []vcacheVert, adj []uint32, t uint32, k int, v uint32) {
+func removeLive(tv, slot [][3]uint32, verts []vcacheVert, adj []uint32, t uint32, k int, v uint32) {
 	vt := &verts[v]
 	vt.live--
-	slot, last := tris[t].slot[k], vt.live
+	at, last := slot[t][k], vt.live
 	moved := adj[vt.first+last]
-	adj[vt.first+slot] = moved
+	adj[vt.first+at] = moved
 	// The moved entry's corner at v is the one whose slot was last (a
 	// degenerate triangle can use v at two corners; a removed corner's
 	// slot is cleared, so it never matches).
-	mt := &tris[moved]
-	for c := range mt.v {
-		if mt.v[c] == v && mt.slot[c] == last {
-			mt.slot[c] = slot
+	mv, ms := &tv[moved], &slot[moved]
+	for c := range mv {
+		if mv[c] == v && ms[c] == last {
+			ms[c] = at
 			break
 		}
 	}
-	tris[t].slot[k] = ^uint32(0) // removed: matches no list position
+	slot[t][k] = ^uint32(0) // removed: matches no list position
 }
 
 // nextDeadEnd pops recently used vertices until one still has a live
