@@ -335,7 +335,10 @@ func processSubmesh(ctx context.Context, job Job, s *mesh.Submesh, i int, c *coo
 		lodErr = guard(job, func() error {
 			t := sw.Start(StageLODs, units)
 			defer t.Stop()
-			levels, err := buildLODs(ctx, s, pos, cr.GeneratedNormals, opts.LOD.ForSource(job.Rel))
+			// The chain's share of the stage moves with the triangles it
+			// has removed; the levels' vertex-cache order is the rest.
+			progress := func(done, total int) { t.Progress(int(int64(units) * int64(done) * 9 / (10 * int64(total)))) }
+			levels, err := buildLODs(ctx, s, pos, cr.GeneratedNormals, opts.LOD.ForSource(job.Rel), progress)
 			c.lods[i] = levels
 			return err
 		})
@@ -400,8 +403,9 @@ func guard(job Job, fn func() error) (err error) {
 // nest) and puts each level in vertex-cache order over the shared vertices.
 // The source's own normals, UVs and colours are weighted as attributes;
 // normals the cook generated from the positions are not (simplify/doc.go
-// says why). A done ctx stops it with ctx's error.
-func buildLODs(ctx context.Context, s *mesh.Submesh, pos [][3]float32, generatedNormals bool, o LODOptions) ([]simplify.Level, error) {
+// says why). progress (nil: none) hears the chain's removed triangles
+// (simplify.Options.Progress). A done ctx stops it with ctx's error.
+func buildLODs(ctx context.Context, s *mesh.Submesh, pos [][3]float32, generatedNormals bool, o LODOptions, progress func(done, total int)) ([]simplify.Level, error) {
 	if len(o.Ratios) == 0 {
 		return nil, nil
 	}
@@ -422,6 +426,7 @@ func buildLODs(ctx context.Context, s *mesh.Submesh, pos [][3]float32, generated
 		LockBorder:       o.LockBorder,
 		Permissive:       o.Permissive,
 		Sloppy:           o.Sloppy,
+		Progress:         progress,
 	})
 	if err != nil {
 		return nil, err

@@ -410,7 +410,9 @@ type StageEvent struct {
 	Stage string
 	// Done and Total measure the stage's work in units: triangles of the
 	// submeshes whose piece of the stage finished, of all submeshes'
-	// (one unit for the job-wide stages: import, pack, validate).
+	// (one unit for the job-wide stages: import, pack, validate); a
+	// running LOD chain adds its share as the simplifier removes
+	// triangles (simplify.Options.Progress).
 	Done, Total int
 	// Elapsed is the wall time since the stage first started for the job.
 	Elapsed time.Duration
@@ -492,7 +494,7 @@ func (s *stopwatch) End() {
 func (s *stopwatch) Start(stage string, units int) stageTimer {
 	now := time.Now()
 	s.event(stage, 0, now, false)
-	return stageTimer{s, stage, now, units}
+	return stageTimer{s, stage, now, units, new(int)}
 }
 
 // event reports stage progress: done more units finished at now.
@@ -524,10 +526,22 @@ func (s *stopwatch) stop(stage string, start time.Time, units int) {
 
 // stageTimer is one running piece of a stage (stopwatch.Start).
 type stageTimer struct {
-	sw    *stopwatch
-	stage string
-	start time.Time
-	units int
+	sw       *stopwatch
+	stage    string
+	start    time.Time
+	units    int
+	reported *int // units Progress reported done
 }
 
-func (t stageTimer) Stop() { t.sw.stop(t.stage, t.start, t.units) }
+// Progress reports that done of the piece's units are finished, while it
+// runs (a long piece's fraction, so a bar moves within the stage); called
+// on the goroutine that calls Stop. Stop reports the rest.
+func (t stageTimer) Progress(done int) {
+	done = min(max(done, 0), t.units)
+	if d := done - *t.reported; d > 0 {
+		*t.reported = done
+		t.sw.event(t.stage, d, time.Now(), false)
+	}
+}
+
+func (t stageTimer) Stop() { t.sw.stop(t.stage, t.start, t.units-*t.reported) }

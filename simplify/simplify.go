@@ -55,6 +55,14 @@ type Options struct {
 	// vertex only moves along its seam.
 	Permissive bool
 
+	// Progress, when set, hears how far the simplification has got: done
+	// of total triangles removed (total: the input's triangles less the
+	// target's, the last level's for Chain). It is called on the calling
+	// goroutine before every collapse pass and once at the end with done
+	// == total, whether or not the target was reached; done never
+	// decreases. It does not change the output.
+	Progress func(done, total int)
+
 	// regionTris overrides defaultRegionTris (tests: regions on small meshes).
 	regionTris int
 	// probe, when set, observes the simplification (tests, see work.go).
@@ -144,6 +152,7 @@ func SimplifyContext(ctx context.Context, indices []uint32, positions [][3]float
 	}
 	defer s.observed(opts.probe)
 	target := opts.TargetIndexCount
+	s.progressRange(target)
 	if err := s.collapseTo(target); err != nil {
 		return Result{}, err
 	}
@@ -151,6 +160,7 @@ func SimplifyContext(ctx context.Context, indices []uint32, positions [][3]float
 	if err != nil {
 		return Result{}, err
 	}
+	s.progressDone()
 	return Result{
 		Indices: c.restore(out),
 		Error:   s.reportError(errNorm),
@@ -199,6 +209,7 @@ func ChainContext(ctx context.Context, indices []uint32, positions [][3]float32,
 	inputTris := len(indices) / 3
 	prev := len(indices)
 	levels := make([]Level, len(ratios))
+	s.progressRange(int(float64(inputTris)*float64(ratios[len(ratios)-1])) * 3)
 	for i, r := range ratios {
 		levels[i].Ratio = r
 		target := int(float64(inputTris)*float64(r)) * 3
@@ -218,6 +229,7 @@ func ChainContext(ctx context.Context, indices []uint32, positions [][3]float32,
 		levels[i].Sloppy = sloppy
 		prev = len(out)
 	}
+	s.progressDone()
 	return levels, nil
 }
 
@@ -256,6 +268,7 @@ func prepare(ctx context.Context, indices []uint32, positions [][3]float32, attr
 	s := newState(c.indices, c.positions, c.attrs, &opts)
 	c.release()
 	s.ctx = ctx
+	s.prog.fn = opts.Progress
 	if opts.probe != nil {
 		s.onPoll = opts.probe.onPoll
 	}

@@ -175,6 +175,7 @@ type state struct {
 	work   int64            // work units of the finished walks and passes
 	err    error            // set when ctx stopped the simplification
 	spent  []uint32         // per class: fan triangles walked this pass
+	prog   progress         // Options.Progress (see progress.go)
 }
 
 // newState prepares positions, topology, vertex kinds and quadrics. Input

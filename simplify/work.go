@@ -70,6 +70,7 @@ func (s *state) observed(p *probe) {
 
 // stop records that the context is done, if it is, and reports it.
 func (s *state) stop() bool {
+	s.reportProgress()
 	if s.poll(s.work) {
 		s.err = fmt.Errorf("simplify: %w", s.ctx.Err())
 	}
