@@ -260,6 +260,7 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 	}
 	emitted := make([]bool, triCount)
 
+	penalty := tables.missPenalty
 	var cache, next [vcacheSize + 3]uint32
 	cacheLen := 0
 	misses := uint32(0)              // FIFO misses so far
@@ -329,10 +330,14 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 				if best >= 0 && (s < bestScore || (s == bestScore && int(t) > best)) {
 					continue
 				}
-				for _, h := range [3]*vcacheHot{h0, h1, h2} {
-					if misses-h.stamp > vcacheSize {
-						s -= tables.missPenalty
-					}
+				if misses-h0.stamp > vcacheSize {
+					s -= penalty
+				}
+				if misses-h1.stamp > vcacheSize {
+					s -= penalty
+				}
+				if misses-h2.stamp > vcacheSize {
+					s -= penalty
 				}
 				if best < 0 || s > bestScore || (s == bestScore && int(t) < best) {
 					best, bestScore = int(t), s
