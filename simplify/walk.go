@@ -314,6 +314,13 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		return
 	}
 	share := func(x int) int { return int(int64(x) * int64(den) / int64(num)) }
+	// With weighted attributes, past the first pass of a level (a goal
+	// under half the triangles) and on a pass's first walk, collapses
+	// whose fresh cost exceeds their rank by more than raiseSlack are
+	// re-ranked in the next pass instead of committed: the pass goal alone
+	// (passErrorBound above the goal edge) let the costliest of them set a
+	// level's error.
+	strict := s.k > 0 && floor == 0 && 2*triGoal < len(s.result)/3
 	for j := range count {
 		if w.work++; w.work >= w.nextPoll {
 			w.nextPoll = w.work + pollWork
@@ -360,13 +367,14 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 			continue
 		}
 		// The rank is a lower bound; the tolerance bound of the collapse in
-		// the mesh as it is now may cost more. Over the pass goal, defer it
-		// to a later pass where it ranks by that cost. The fresh bound adds
-		// to the attribute part of the quadric error: it measures geometry
-		// only, so a large attribute error must not hide it.
+		// the mesh as it is now may cost more. Over the pass goal, or (when
+		// strict) over raiseSlack times its rank, defer it to a later pass
+		// where it ranks by that cost. The fresh bound adds to the
+		// attribute part of the quadric error: it measures geometry only,
+		// so a large attribute error must not hide it.
 		bnd := s.tl[r0].tol + loc
 		cost := maxf(c.err, c.attr+bnd*bnd)
-		if cost > maxf(errGoal, floor) && cost > w.maxCost {
+		if cost > w.maxCost && (cost > maxf(errGoal, floor) || strict && cost > raiseSlack*c.err) {
 			w.deferred = append(w.deferred, cost)
 			if len(w.deferred) > share(maxDeferred*(edgeGoal+1)) {
 				break // enough to set the next goal (see collapseTo)
