@@ -67,6 +67,21 @@
 // reach 918 and 642). Canonicalization was not isolated: every number here
 // is on canonicalized input, as the cook runs it.
 //
+// The row still above gltfpack there, the bunny (3,674 triangles) at 0.5
+// (1.08x by both bench metrics), is the simplifier's own: nothing is
+// weighted, the limit is 1, and a Chain's first level is what Simplify
+// gives on the same input. Over 12 random triangle orders of the cook's
+// input, its 0.5 level measured 0.00345 of the diagonal (geomerr) against
+// meshoptimizer's 0.00320 (0.25: 0.00677 against 0.00918; 0.1: 0.0138
+// against 0.0194); on a 1/8 barycentric grid over every triangle of both
+// surfaces, 0.00401 against 0.00345. The level's costliest collapse sets
+// it: its quadric error is 0.0055 of the extent, where meshoptimizer
+// reports 0.0035 for the whole level, so ranking by the tolerance bound
+// pays some quadric error at the first level for lower errors below it.
+// Much of the spread between orders is sampling: geomerr's
+// level-to-source half ranged 0.0030-0.0040 over six of the orders while
+// the grid's maximum over the same levels stayed at 0.00356.
+//
 // Permissive. With Options.Permissive a seam vertex may also move off its
 // seam onto a manifold neighbour: both wedges merge into the neighbour's
 // one vertex (the triangles on the far side take the near side's
