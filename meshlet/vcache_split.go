@@ -2,7 +2,6 @@ package meshlet
 
 import (
 	"context"
-	"math"
 	"runtime"
 	"slices"
 
@@ -55,7 +54,7 @@ func splitVertexCache[P ~[3]float32](ctx context.Context, indices []uint32, posi
 			var s [3]float32
 			for k := range s {
 				s[k] = a[k] + b[k] + c[k]
-				if math.IsNaN(float64(s[k])) || math.IsInf(float64(s[k]), 0) {
+				if s[k]-s[k] != 0 { // NaN or infinite
 					s[k] = 0
 				}
 			}

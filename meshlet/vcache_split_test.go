@@ -117,3 +117,22 @@ func TestSplitVertexCacheLinearInValence(t *testing.T) {
 	assert.Positive(t, gw)
 	assert.LessOrEqual(t, fw, 2*gw)
 }
+
+// Non-finite positions cost order quality only: the output is still a
+// permutation of the triangles, the same on every run.
+func TestSplitVertexCacheNonFinitePositions(t *testing.T) {
+	idx, pos := grid(64)
+	pos = append([][3]float32(nil), pos...)
+	for i := 0; i < len(pos); i += 7 {
+		pos[i][i%3] = float32(math.NaN())
+		if i%2 == 0 {
+			pos[i][(i+1)%3] = float32(math.Inf(1 - 2*(i%4/2)))
+		}
+	}
+	out, _, err := splitVertexCache(context.Background(), idx, pos, 1000)
+	require.NoError(t, err)
+	require.Equal(t, sortedTriangles(idx), sortedTriangles(out))
+	again, _, err := splitVertexCache(context.Background(), idx, pos, 1000)
+	require.NoError(t, err)
+	assert.Equal(t, out, again)
+}
