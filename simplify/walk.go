@@ -37,9 +37,10 @@ type walk struct {
 	removed  int
 	done     int
 	invalid  int
-	work     int64 // work units (see work.go)
-	nextPoll int64 // work at which to check the context next
-	stopped  bool  // the context was done
+	work     int64  // work units (see work.go)
+	nextPoll int64  // work at which to check the context next
+	stopped  bool   // the context was done
+	touch    uint32 // sink of prefetch's loads (see prefetch.go)
 }
 
 // scratch is one goroutine's state for validity and bound checks.
@@ -332,6 +333,9 @@ func (s *state) walkOrder(sc *scratch, w *walk, triGoal int, floor float64) {
 		ci := j
 		if !w.all {
 			ci = int(w.order[j])
+		}
+		if p := j + prefetchAhead; p < count {
+			w.touch += s.prefetch(w, p)
 		}
 		if s.visited[ci] {
 			continue
