@@ -131,33 +131,45 @@ func computeBounds(r Result, m int, positions [][3]float32, sc *boundsScratch) B
 // meshopt_computeMeshletBounds, the cone widened by coneSafety.
 func normalCone(tris []uint8, center [3]float32, sc *boundsScratch) (apex, axis [3]float32, cutoff float32) {
 	none := func() ([3]float32, [3]float32, float32) { return [3]float32{}, [3]float32{}, 1 }
-	// Unit normals of non-degenerate triangles, computed as meshcheck does.
-	var sum [3]float64
-	sc.normals, sc.corners = sc.normals[:0], sc.corners[:0]
+	// Unit normals of non-degenerate triangles, computed as meshcheck does
+	// (cross(p1-p0, p2-p0) over its length). The loops of this function
+	// are written out in scalars, with dot3's and cross's roundings and
+	// order: Go keeps [3]float64 locals in memory, not in registers.
+	var sx, sy, sz float64
+	pts := sc.pts
+	normals, corners := sc.normals[:0], sc.corners[:0]
 	for i := 0; i+2 < len(tris); i += 3 {
-		p0, p1, p2 := sc.pts[tris[i]], sc.pts[tris[i+1]], sc.pts[tris[i+2]]
-		n := cross(sub(p1, p0), sub(p2, p0))
-		l := math.Sqrt(dot3(n, n))
-		if !(l > 0) || math.IsInf(l, 0) {
+		p0, p1, p2 := &pts[tris[i]], &pts[tris[i+1]], &pts[tris[i+2]]
+		x0, y0, z0 := p0[0], p0[1], p0[2]
+		ax, ay, az := p1[0]-x0, p1[1]-y0, p1[2]-z0
+		bx, by, bz := p2[0]-x0, p2[1]-y0, p2[2]-z0
+		nx := float64(ay*bz) - float64(az*by)
+		ny := float64(az*bx) - float64(ax*bz)
+		nz := float64(ax*by) - float64(ay*bx)
+		l := math.Sqrt(float64(nx*nx) + float64(ny*ny) + float64(nz*nz))
+		if !(l > 0) || l > math.MaxFloat64 { // l is not NaN past the first test
 			continue
 		}
-		n = [3]float64{n[0] / l, n[1] / l, n[2] / l}
-		sc.normals = append(sc.normals, n)
-		sc.corners = append(sc.corners, p0)
-		for k := 0; k < 3; k++ {
-			sum[k] += n[k]
-		}
+		nx, ny, nz = nx/l, ny/l, nz/l
+		normals = append(normals, [3]float64{nx, ny, nz})
+		corners = append(corners, [3]float64{x0, y0, z0})
+		sx += nx
+		sy += ny
+		sz += nz
 	}
-	if len(sc.normals) == 0 {
+	sc.normals, sc.corners = normals, corners
+	sum := [3]float64{sx, sy, sz}
+	if len(normals) == 0 {
 		return none()
 	}
 	// Candidate axes, rounded to float32 as stored; the spread is measured
 	// against the stored axis.
 	minDot := func(a [3]float32) float64 {
-		af := [3]float64{float64(a[0]), float64(a[1]), float64(a[2])}
+		ax, ay, az := float64(a[0]), float64(a[1]), float64(a[2])
 		md := 1.0
-		for _, n := range sc.normals {
-			if d := dot3(n, af); d < md { // math.Min without its call: d is never NaN
+		for i := range normals {
+			n := &normals[i]
+			if d := float64(n[0]*ax) + float64(n[1]*ay) + float64(n[2]*az); d < md { // math.Min without its call: d is never NaN
 				md = d
 			}
 		}
@@ -205,17 +217,19 @@ func normalCone(tris []uint8, center [3]float32, sc *boundsScratch) (apex, axis 
 	}
 	// Apex: the point on center - t*axis (t >= 0) behind every triangle's
 	// plane, as meshoptimizer places it.
-	a := [3]float64{float64(axis[0]), float64(axis[1]), float64(axis[2])}
-	cc := [3]float64{float64(center[0]), float64(center[1]), float64(center[2])}
+	a0, a1, a2 := float64(axis[0]), float64(axis[1]), float64(axis[2])
+	c0, c1, c2 := float64(center[0]), float64(center[1]), float64(center[2])
 	maxt := 0.0
-	for i, n := range sc.normals {
-		if t := dot3(sub(cc, sc.corners[i]), n) / dot3(a, n); t > maxt {
+	corners = corners[:len(normals)]
+	for i := range normals {
+		n, p := &normals[i], &corners[i]
+		n0, n1, n2 := n[0], n[1], n[2]
+		num := float64((c0-p[0])*n0) + float64((c1-p[1])*n1) + float64((c2-p[2])*n2)
+		if t := num / (float64(a0*n0) + float64(a1*n1) + float64(a2*n2)); t > maxt {
 			maxt = t
 		}
 	}
-	for k := 0; k < 3; k++ {
-		apex[k] = float32(cc[k] - float64(a[k]*maxt))
-	}
+	apex = [3]float32{float32(c0 - float64(a0*maxt)), float32(c1 - float64(a1*maxt)), float32(c2 - float64(a2*maxt))}
 	return apex, axis, cutoff
 }
 
