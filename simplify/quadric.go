@@ -133,9 +133,18 @@ func (q *quadric) addEdge(p0, p1, p2 vec3, weight float64) {
 // Expanding the square puts the p-only terms into q (sharing the geometric
 // form) and leaves the terms in s for evaluation time, see attributeError.
 func attributeQuadric(q *quadric, g []gradient, p0, p1, p2 vec3, a0, a1, a2 []float64) {
-	e1, e2 := p1.sub(p0), p2.sub(p0)
-	area := 0.5 * e1.cross(e2).length()
-	d00, d01, d11 := e1.dot(e1), e1.dot(e2), e2.dot(e2)
+	// Spelled out in scalars (the compiler keeps vec3 values, arrays, in
+	// memory); every operation is the one the vec3 methods would do, in
+	// the same order, so the values are the same.
+	e1x, e1y, e1z := p1[0]-p0[0], p1[1]-p0[1], p1[2]-p0[2]
+	e2x, e2y, e2z := p2[0]-p0[0], p2[1]-p0[1], p2[2]-p0[2]
+	cx := float64(e1y*e2z) - float64(e1z*e2y)
+	cy := float64(e1z*e2x) - float64(e1x*e2z)
+	cz := float64(e1x*e2y) - float64(e1y*e2x)
+	area := 0.5 * math.Sqrt(mul(cx, cx)+mul(cy, cy)+mul(cz, cz))
+	d00 := mul(e1x, e1x) + mul(e1y, e1y) + mul(e1z, e1z)
+	d01 := mul(e1x, e2x) + mul(e1y, e2y) + mul(e1z, e2z)
+	d11 := mul(e2x, e2x) + mul(e2y, e2y) + mul(e2z, e2z)
 	den := mul(d00, d11) - mul(d01, d01)
 	inv := 0.0
 	if den > 0 {
@@ -143,25 +152,28 @@ func attributeQuadric(q *quadric, g []gradient, p0, p1, p2 vec3, a0, a1, a2 []fl
 	}
 	// Basis vectors whose dot products with e1/e2 give the barycentric
 	// derivatives: u1·e1 = 1, u1·e2 = 0, u2·e1 = 0, u2·e2 = 1.
-	u1 := e1.scale(d11 * inv).sub(e2.scale(d01 * inv))
-	u2 := e2.scale(d00 * inv).sub(e1.scale(d01 * inv))
+	s11, s01, s00 := d11*inv, d01*inv, d00*inv
+	u1x, u1y, u1z := mul(e1x, s11)-mul(e2x, s01), mul(e1y, s11)-mul(e2y, s01), mul(e1z, s11)-mul(e2z, s01)
+	u2x, u2y, u2z := mul(e2x, s00)-mul(e1x, s01), mul(e2y, s00)-mul(e1y, s01), mul(e2z, s00)-mul(e1z, s01)
 	*q = quadric{w: area}
 	for j := range g {
 		da1, da2 := a1[j]-a0[j], a2[j]-a0[j]
-		gv := u1.scale(da1).add(u2.scale(da2))
-		d := a0[j] - gv.dot(p0)
-		ag := gv.scale(area)
-		q.a00 += mul(ag[0], gv[0])
-		q.a11 += mul(ag[1], gv[1])
-		q.a22 += mul(ag[2], gv[2])
-		q.a10 += mul(ag[1], gv[0])
-		q.a20 += mul(ag[2], gv[0])
-		q.a21 += mul(ag[2], gv[1])
-		q.b0 += mul(ag[0], d)
-		q.b1 += mul(ag[1], d)
-		q.b2 += mul(ag[2], d)
+		gx := mul(u1x, da1) + mul(u2x, da2)
+		gy := mul(u1y, da1) + mul(u2y, da2)
+		gz := mul(u1z, da1) + mul(u2z, da2)
+		d := a0[j] - (mul(gx, p0[0]) + mul(gy, p0[1]) + mul(gz, p0[2]))
+		agx, agy, agz := mul(gx, area), mul(gy, area), mul(gz, area)
+		q.a00 += mul(agx, gx)
+		q.a11 += mul(agy, gy)
+		q.a22 += mul(agz, gz)
+		q.a10 += mul(agy, gx)
+		q.a20 += mul(agz, gx)
+		q.a21 += mul(agz, gy)
+		q.b0 += mul(agx, d)
+		q.b1 += mul(agy, d)
+		q.b2 += mul(agz, d)
 		q.c += mul(mul(area, d), d)
-		g[j] = gradient{ag[0], ag[1], ag[2], mul(area, d)}
+		g[j] = gradient{agx, agy, agz, mul(area, d)}
 	}
 }
 

@@ -518,10 +518,22 @@ func (s *state) collapseValid(sc *scratch, r0, r1 uint32) bool {
 // flips reports whether triangle (p0, pa, pb) turns its normal by more
 // than the flip threshold (flipCos) when p0 moves to p1.
 func flips(p0, p1, pa, pb vec3) bool {
-	n0 := pa.sub(p0).cross(pb.sub(p0))
-	n1 := pa.sub(p1).cross(pb.sub(p1))
-	d := n0.dot(n1)
-	return d <= 0 || d*d <= flipCos*flipCos*(n0.dot(n0)*n1.dot(n1))
+	// n0 = (pa-p0)×(pb-p0), n1 = (pa-p1)×(pb-p1), in scalars (vec3 values
+	// stay in memory), the same operations as vec3.cross and vec3.dot.
+	ax, ay, az := pa[0]-p0[0], pa[1]-p0[1], pa[2]-p0[2]
+	bx, by, bz := pb[0]-p0[0], pb[1]-p0[1], pb[2]-p0[2]
+	n0x := float64(ay*bz) - float64(az*by)
+	n0y := float64(az*bx) - float64(ax*bz)
+	n0z := float64(ax*by) - float64(ay*bx)
+	ax, ay, az = pa[0]-p1[0], pa[1]-p1[1], pa[2]-p1[2]
+	bx, by, bz = pb[0]-p1[0], pb[1]-p1[1], pb[2]-p1[2]
+	n1x := float64(ay*bz) - float64(az*by)
+	n1y := float64(az*bx) - float64(ax*bz)
+	n1z := float64(ax*by) - float64(ay*bx)
+	d := mul(n0x, n1x) + mul(n0y, n1y) + mul(n0z, n1z)
+	l0 := mul(n0x, n0x) + mul(n0y, n0y) + mul(n0z, n0z)
+	l1 := mul(n1x, n1x) + mul(n1y, n1y) + mul(n1z, n1z)
+	return d <= 0 || d*d <= flipCos*flipCos*(l0*l1)
 }
 
 // linkValid is the link condition of collapseValid, once every vertex of
