@@ -254,8 +254,11 @@ func enclosingSphere(pts [][3]float64, scratch [][3]float64) ([3]float32, float3
 	c32 := [3]float32{float32(c[0]), float32(c[1]), float32(c[2])}
 	c64 := [3]float64{float64(c32[0]), float64(c32[1]), float64(c32[2])}
 	bd := 0.0
-	for _, p := range pts {
-		if d := dist2d(p, c64); d > bd { // math.Max without its call: d is never NaN
+	cx, cy, cz := c64[0], c64[1], c64[2]
+	for i := range pts {
+		p := &pts[i]
+		dx, dy, dz := p[0]-cx, p[1]-cy, p[2]-cz
+		if d := float64(dx*dx) + float64(dy*dy) + float64(dz*dz); d > bd { // dist2d; math.Max without its call: d is never NaN
 			bd = d
 		}
 	}

@@ -32,7 +32,9 @@ func minBall(pts [][3]float64) ball {
 	x := uint64(0x9E3779B97F4A7C15)
 	for i := len(pts) - 1; i > 0; i-- {
 		x = x*6364136223846793005 + 1442695040888963407
-		j := int((x >> 33) % uint64(i+1))
+		// x>>33 and i+1 fit in 32 bits: the same remainder by the
+		// faster 32-bit division.
+		j := int(uint32(x>>33) % uint32(i+1))
 		pts[i], pts[j] = pts[j], pts[i]
 	}
 	var support [4][3]float64
@@ -46,14 +48,21 @@ func mtf(pts [][3]float64, n int, support [][3]float64) ball {
 	if len(support) == 4 {
 		return b
 	}
-	lim := b.r2 * (1 + ballSlack) // b.contains, the product hoisted
-	for i := 0; i < n; i++ {
-		if dist2d(pts[i], b.c) <= lim {
+	// b.contains with the product hoisted and dist2d written out in
+	// scalars (a [3]float64 local lives in memory).
+	lim := b.r2 * (1 + ballSlack)
+	cx, cy, cz := b.c[0], b.c[1], b.c[2]
+	pts = pts[:n]
+	for i := range pts {
+		q := &pts[i]
+		dx, dy, dz := q[0]-cx, q[1]-cy, q[2]-cz
+		if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= lim {
 			continue
 		}
-		p := pts[i]
+		p := *q
 		b = mtf(pts, i, append(support, p))
 		lim = b.r2 * (1 + ballSlack)
+		cx, cy, cz = b.c[0], b.c[1], b.c[2]
 		// Move p to the front: it is likely to be on the boundary again.
 		copy(pts[1:i+1], pts[:i])
 		pts[0] = p
