@@ -132,20 +132,15 @@ func (s *state) splitRegions(triGoal int) int {
 		s.regions = n
 		s.partition(n)
 	}
-	// Interior flags, found on demand for the classes of the candidates
-	// dealt out (s.region holds unknownRegion until then).
+	// Interior flags of every class, on up to GOMAXPROCS goroutines (each
+	// class's flag depends only on its fan and regionOf).
 	region := s.region[:s.n]
-	for r := range region {
-		region[r] = unknownRegion
-	}
-	interior := func(r uint32) uint8 {
-		if g := region[r]; g != unknownRegion {
-			return g
+	par.Ranges(s.n, parChunk, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			region[r] = s.interiorRegion(s.regionOf, uint32(r))
 		}
-		g := s.interiorRegion(s.regionOf, r)
-		region[r] = g
-		return g
-	}
+	})
+	interior := func(r uint32) uint8 { return region[r] }
 	if cap(s.walks) < n {
 		s.walks = make([]walk, n)
 	}
@@ -175,12 +170,8 @@ func (s *state) splitRegions(triGoal int) int {
 	return n
 }
 
-// noRegion marks a class whose fan crosses a region border;
-// unknownRegion one not looked at yet in this pass.
-const (
-	noRegion      = 0xff
-	unknownRegion = 0xfe
-)
+// noRegion marks a class whose fan crosses a region border.
+const noRegion = 0xff
 
 // interiorRegion is of[r] when every class of r's fan is in the same
 // region, else noRegion.
