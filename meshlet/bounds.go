@@ -100,16 +100,21 @@ func computeBounds(r Result, m int, positions [][3]float32, sc *boundsScratch) B
 	if vo+vn > uint64(len(r.Vertices)) || 3*(to+tn) > uint64(len(r.Triangles)) {
 		return Bounds{}
 	}
-	sc.pts = sc.pts[:0]
-	for _, v := range r.Vertices[vo : vo+vn] {
+	// The points widened to float64, stored by index into a buffer
+	// sized once (append's growth path spilled the loop's registers).
+	sc.pts = resize(sc.pts, int(vn))
+	pts := sc.pts[:vn]
+	for i, v := range r.Vertices[vo : vo+vn] {
 		if uint64(v) >= uint64(len(positions)) {
 			return Bounds{}
 		}
-		p := positions[v]
-		if !finite32(p[0]) || !finite32(p[1]) || !finite32(p[2]) {
+		p := &positions[v]
+		x, y, z := p[0], p[1], p[2]
+		// x-x is 0 exactly for finite x and NaN otherwise (finite32).
+		if x-x != 0 || y-y != 0 || z-z != 0 {
 			return Bounds{}
 		}
-		sc.pts = append(sc.pts, [3]float64{float64(p[0]), float64(p[1]), float64(p[2])})
+		pts[i] = [3]float64{float64(x), float64(y), float64(z)}
 	}
 	tris := r.Triangles[3*to : 3*(to+tn)]
 	for _, l := range tris {
@@ -137,7 +142,11 @@ func normalCone(tris []uint8, center [3]float32, sc *boundsScratch) (apex, axis 
 	// order: Go keeps [3]float64 locals in memory, not in registers.
 	var sx, sy, sz float64
 	pts := sc.pts
-	normals, corners := sc.normals[:0], sc.corners[:0]
+	// At most one normal and corner per triangle: stored by index into
+	// buffers sized once instead of appended.
+	nt := len(tris) / 3
+	normals, corners := resize(sc.normals, nt)[:nt], resize(sc.corners, nt)[:nt]
+	m := 0
 	for i := 0; i+2 < len(tris); i += 3 {
 		p0, p1, p2 := &pts[tris[i]], &pts[tris[i+1]], &pts[tris[i+2]]
 		x0, y0, z0 := p0[0], p0[1], p0[2]
@@ -151,12 +160,14 @@ func normalCone(tris []uint8, center [3]float32, sc *boundsScratch) (apex, axis 
 			continue
 		}
 		nx, ny, nz = nx/l, ny/l, nz/l
-		normals = append(normals, [3]float64{nx, ny, nz})
-		corners = append(corners, [3]float64{x0, y0, z0})
+		normals[m] = [3]float64{nx, ny, nz}
+		corners[m] = [3]float64{x0, y0, z0}
+		m++
 		sx += nx
 		sy += ny
 		sz += nz
 	}
+	normals, corners = normals[:m], corners[:m]
 	sc.normals, sc.corners = normals, corners
 	sum := [3]float64{sx, sy, sz}
 	if len(normals) == 0 {
