@@ -228,7 +228,7 @@ func (s *state) seamTarget(i0, i1 uint32) uint32 {
 // i0's position at i1, plus the attribute quadrics of every wedge that
 // moves; attr is the attribute part of it.
 func (s *state) collapseError(i0, i1 uint32) (e, attr float64) {
-	e = s.vq[s.remap[i0]].distanceError(s.pos[i1])
+	e = s.vq[s.remap[i0]].distanceError(&s.pos[i1])
 	var s0, s1 uint32 = noVertex, noVertex
 	if s.kind[i0] == kindSeam {
 		s0, s1 = s.wedge[i0], s.seamTarget(i0, i1)
@@ -251,7 +251,7 @@ func (s *state) collapseError(i0, i1 uint32) (e, attr float64) {
 
 func (s *state) attrError(i0, i1 uint32) float64 {
 	k := s.k
-	return attributeError(&s.aq[i0], s.ag[int(i0)*k:int(i0+1)*k], s.pos[i1], s.attr[int(i1)*k:int(i1+1)*k])
+	return attributeError(&s.aq[i0], s.ag[int(i0)*k:int(i0+1)*k], &s.pos[i1], s.attr[int(i1)*k:int(i1+1)*k])
 }
 
 // rankError is the ranking cost of moving i0 onto i1: its quadric error

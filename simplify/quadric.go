@@ -78,7 +78,7 @@ func (q *quadric) addPlane(n vec3, d, w float64) {
 }
 
 // eval returns the raw (unnormalized) quadric value at p.
-func (q *quadric) eval(p vec3) float64 {
+func (q *quadric) eval(p *vec3) float64 {
 	x, y, z := p[0], p[1], p[2]
 	r := mul(mul(q.a00, x), x) + mul(mul(q.a11, y), y) + mul(mul(q.a22, z), z)
 	r += 2 * (mul(mul(q.a10, x), y) + mul(mul(q.a20, x), z) + mul(mul(q.a21, y), z))
@@ -87,7 +87,7 @@ func (q *quadric) eval(p vec3) float64 {
 }
 
 // distanceError is the weighted mean squared plane distance at p.
-func (q *quadric) distanceError(p vec3) float64 {
+func (q *quadric) distanceError(p *vec3) float64 {
 	if q.w <= 0 {
 		return 0
 	}
@@ -180,7 +180,7 @@ func attributeQuadric(q *quadric, g []gradient, p0, p1, p2 vec3, a0, a1, a2 []fl
 // attributeError evaluates Σ area·(s_j(p) - a_j)² accumulated in q and g at
 // position p with attribute values a. It is not divided by the weight: the
 // area weighting already gives it units of squared distance.
-func attributeError(q *quadric, g []gradient, p vec3, a []float64) float64 {
+func attributeError(q *quadric, g []gradient, p *vec3, a []float64) float64 {
 	r := q.eval(p)
 	for j, gj := range g {
 		s := mul(gj.gx, p[0]) + mul(gj.gy, p[1]) + mul(gj.gz, p[2]) + gj.gd
