@@ -154,22 +154,35 @@ func dot3(a, b [3]float64) float64 {
 
 // circumcircle is the ball whose great circle passes through p0, p1, p2;
 // false when they are (nearly) collinear.
+//
+// Written out in scalars (Go keeps [3]float64 locals in memory) with
+// sub's, cross's and dot3's products, roundings and order: a = p1-p0,
+// b = p2-p0, n = a×b, u = n×a (perpendicular to a, in the plane),
+// v = b×n, c = p0 + (|a|²v + |b|²u) / 2|n|².
 func circumcircle(p0, p1, p2 [3]float64) (ball, bool) {
-	a, b := sub(p1, p0), sub(p2, p0)
-	axb := cross(a, b)
-	d := 2 * dot3(axb, axb)
-	if !(d > 1e-24*dot3(a, a)*dot3(b, b)) {
+	x0, y0, z0 := p0[0], p0[1], p0[2]
+	ax, ay, az := p1[0]-x0, p1[1]-y0, p1[2]-z0
+	bx, by, bz := p2[0]-x0, p2[1]-y0, p2[2]-z0
+	nx := float64(ay*bz) - float64(az*by)
+	ny := float64(az*bx) - float64(ax*bz)
+	nz := float64(ax*by) - float64(ay*bx)
+	d := 2 * (float64(nx*nx) + float64(ny*ny) + float64(nz*nz))
+	aa := float64(ax*ax) + float64(ay*ay) + float64(az*az)
+	bb := float64(bx*bx) + float64(by*by) + float64(bz*bz)
+	if !(d > 1e-24*aa*bb) {
 		return ball{}, false
 	}
-	u := cross(axb, a) // perpendicular to a, in the plane
-	v := cross(b, axb)
-	aa, bb := dot3(a, a), dot3(b, b)
-	var c [3]float64
-	for k := 0; k < 3; k++ {
-		off := (float64(aa*v[k]) + float64(bb*u[k])) / d
-		c[k] = p0[k] + off
-	}
-	return ball{c: c, r2: dist2d(p0, c)}, true
+	ux := float64(ny*az) - float64(nz*ay)
+	uy := float64(nz*ax) - float64(nx*az)
+	uz := float64(nx*ay) - float64(ny*ax)
+	vx := float64(by*nz) - float64(bz*ny)
+	vy := float64(bz*nx) - float64(bx*nz)
+	vz := float64(bx*ny) - float64(by*nx)
+	cx := x0 + (float64(aa*vx)+float64(bb*ux))/d
+	cy := y0 + (float64(aa*vy)+float64(bb*uy))/d
+	cz := z0 + (float64(aa*vz)+float64(bb*uz))/d
+	dx, dy, dz := x0-cx, y0-cy, z0-cz
+	return ball{c: [3]float64{cx, cy, cz}, r2: float64(dx*dx) + float64(dy*dy) + float64(dz*dz)}, true
 }
 
 // circumsphere is the ball through four points; false when they are
