@@ -45,6 +45,7 @@ type Bounds struct {
 type boundsScratch struct {
 	pts, tmp, normals [][3]float64
 	corners           [][3]float64 // first corner of each non-degenerate triangle
+	shuffle           shuffleCache
 }
 
 // ComputeAllBounds returns ComputeBounds for every meshlet of r, in order.
@@ -123,7 +124,7 @@ func computeBounds(r Result, m int, positions [][3]float32, sc *boundsScratch) B
 		}
 	}
 	var b Bounds
-	b.Center, b.Radius, sc.tmp = enclosingSphere(sc.pts, sc.tmp)
+	b.Center, b.Radius, sc.tmp = enclosingSphere(sc.pts, sc.tmp, &sc.shuffle)
 	b.ConeApex, b.ConeAxis, b.ConeCutoff = normalCone(tris, b.Center, sc)
 	return b
 }
@@ -203,8 +204,9 @@ func normalCone(tris []uint8, center [3]float32, sc *boundsScratch) (apex, axis 
 	// min dot 1-3e-9 against 1-2e-8), and that is kept; its pass over the
 	// normals was 8% of the bounds' time.
 	mindp := math.Inf(-1)
-	sc.tmp = append(sc.tmp[:0], sc.normals...)
-	if a, ok := unit32(minBall(sc.tmp).c); ok {
+	var nb ball
+	nb, sc.tmp = sc.shuffle.minBallOf(normals, sc.tmp)
+	if a, ok := unit32(nb.c); ok {
 		axis, mindp = a, minDot(a)
 	}
 	if mindp > 1-coneAverageNear || math.IsInf(mindp, -1) {
@@ -256,12 +258,13 @@ func normalCone(tris []uint8, center [3]float32, sc *boundsScratch) (apex, axis 
 // the midpoint of two corners, where Ritter's centre carried rounding
 // noise (1.3e-13 for 0) and the ball's has none; it and its two
 // farthest-point passes were 17% of the bounds' time.)
-func enclosingSphere(pts [][3]float64, scratch [][3]float64) ([3]float32, float32, [][3]float64) {
+func enclosingSphere(pts [][3]float64, scratch [][3]float64, shuffle *shuffleCache) ([3]float32, float32, [][3]float64) {
 	if len(pts) == 0 {
 		return [3]float32{}, 0, scratch
 	}
-	scratch = append(scratch[:0], pts...)
-	c := minBall(scratch).c
+	var mb ball
+	mb, scratch = shuffle.minBallOf(pts, scratch)
+	c := mb.c
 	c32 := [3]float32{float32(c[0]), float32(c[1]), float32(c[2])}
 	c64 := [3]float64{float64(c32[0]), float64(c32[1]), float64(c32[2])}
 	bd := 0.0

@@ -29,7 +29,7 @@ func (b *ball) contains(p [3]float64) bool {
 func minBall(pts [][3]float64) ball {
 	// Fixed shuffle (Fisher–Yates with an LCG): the expected-linear bound of
 	// move-to-front needs an order unrelated to the input's structure.
-	x := uint64(0x9E3779B97F4A7C15)
+	x := uint64(shuffleSeed)
 	for i := len(pts) - 1; i > 0; i-- {
 		x = x*6364136223846793005 + 1442695040888963407
 		// x>>33 and i+1 fit in 32 bits: the same remainder by the
@@ -37,8 +37,66 @@ func minBall(pts [][3]float64) ball {
 		j := int(uint32(x>>33) % uint32(i+1))
 		pts[i], pts[j] = pts[j], pts[i]
 	}
+	return mtfBall(pts)
+}
+
+// shuffleSeed starts the fixed shuffle's generator.
+const shuffleSeed = 0x9E3779B97F4A7C15
+
+// mtfBall is minBall of points already in the fixed shuffle's order.
+func mtfBall(pts [][3]float64) ball {
 	var support [4][3]float64
 	return mtf(pts, len(pts), support[:0])
+}
+
+// shuffleCacheMax is the longest point count whose shuffle order a
+// shuffleCache keeps (MaxTrianglesLimit: normals of a built meshlet).
+const shuffleCacheMax = MaxTrianglesLimit
+
+// shuffleCache holds minBall's fixed shuffle of n points as an index
+// order, per n: shuffling by it is a gather, without the generator's
+// division per point. The order depends only on n.
+type shuffleCache struct {
+	orders [][]uint16
+}
+
+// order returns the fixed shuffle of n <= shuffleCacheMax points: minBall
+// moves input point order[i] to position i.
+func (c *shuffleCache) order(n int) []uint16 {
+	if n < len(c.orders) && c.orders[n] != nil {
+		return c.orders[n]
+	}
+	o := make([]uint16, n)
+	for i := range o {
+		o[i] = uint16(i)
+	}
+	x := uint64(shuffleSeed)
+	for i := n - 1; i > 0; i-- {
+		x = x*6364136223846793005 + 1442695040888963407
+		j := int(uint32(x>>33) % uint32(i+1))
+		o[i], o[j] = o[j], o[i]
+	}
+	if n >= len(c.orders) {
+		c.orders = append(c.orders, make([][]uint16, n+1-len(c.orders))...)
+	}
+	c.orders[n] = o
+	return o
+}
+
+// minBallOf is minBall of src (not empty) without reordering it: dst
+// (reused, returned) receives the points in the fixed shuffle's order.
+func (c *shuffleCache) minBallOf(src, dst [][3]float64) (ball, [][3]float64) {
+	if len(src) > shuffleCacheMax {
+		dst = append(dst[:0], src...)
+		return minBall(dst), dst
+	}
+	o := c.order(len(src))
+	dst = resize(dst, len(src))
+	d := dst[:len(o)]
+	for i, k := range o {
+		d[i] = src[k]
+	}
+	return mtfBall(d), dst
 }
 
 // mtf is the move-to-front recursion: the minimum ball of pts[:n] with the
