@@ -65,22 +65,8 @@ func buildSplit(ctx context.Context, indices []uint32, positions [][3]float32, o
 	for t := range items {
 		items[t] = splitItem{geom[t].c, uint32(t)}
 	}
-	label := make([]uint32, n)
-	kdSplit(items, 0, parts, label, make([]splitItem, n))
+	order, off := splitParts(items, parts)
 	items = nil
-	order := make([]uint32, n)
-	off := make([]uint32, parts+1)
-	for _, p := range label {
-		off[p+1]++
-	}
-	for p := 0; p < parts; p++ {
-		off[p+1] += off[p]
-	}
-	fill := make([]uint32, parts)
-	for t, p := range label {
-		order[off[p]+fill[p]] = uint32(t)
-		fill[p]++
-	}
 
 	results := make([]Result, parts)
 	workers := make([]partWorker, min(runtime.GOMAXPROCS(0), parts))
@@ -178,6 +164,29 @@ func join(parts []Result, indexCount int) Result {
 		out.Triangles = append(out.Triangles, p.Triangles...)
 	}
 	return out
+}
+
+// splitParts labels the triangles of items (item t is triangle t) with
+// parts 0..parts-1 by kdSplit, which reorders items, and lists each part's
+// triangles in input order (CSR): part p's are order[off[p]:off[p+1]].
+func splitParts(items []splitItem, parts int) (order, off []uint32) {
+	n := len(items)
+	label := make([]uint32, n)
+	kdSplit(items, 0, parts, label, make([]splitItem, n))
+	off = make([]uint32, parts+1)
+	for _, p := range label {
+		off[p+1]++
+	}
+	for p := 0; p < parts; p++ {
+		off[p+1] += off[p]
+	}
+	order = make([]uint32, n)
+	fill := append([]uint32(nil), off[:parts]...)
+	for t, p := range label {
+		order[fill[p]] = uint32(t)
+		fill[p]++
+	}
+	return order, off
 }
 
 // kdSplit labels the triangles of items with parts first..first+parts-1:

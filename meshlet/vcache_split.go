@@ -61,26 +61,10 @@ func splitVertexCache[P ~[3]float32](ctx context.Context, indices []uint32, posi
 			items[t] = splitItem{s, uint32(t)}
 		}
 	})
-	label := make([]uint32, n)
-	kdSplit(items, 0, parts, label, make([]splitItem, n))
-	items = nil
-
-	// Each part's triangles in input order (CSR); part p fills
+	// Each part's triangles in input order; part p fills
 	// out[3*off[p] : 3*off[p+1]].
-	off := make([]uint32, parts+1)
-	for _, p := range label {
-		off[p+1]++
-	}
-	for p := 0; p < parts; p++ {
-		off[p+1] += off[p]
-	}
-	order := make([]uint32, n)
-	fill := append([]uint32(nil), off[:parts]...)
-	for t, p := range label {
-		order[fill[p]] = uint32(t)
-		fill[p]++
-	}
-	label = nil
+	order, off := splitParts(items, parts)
+	items = nil
 
 	out = make([]uint32, 3*n)
 	errs := make([]error, parts)

@@ -140,7 +140,6 @@ func (s *state) splitRegions(triGoal int) int {
 			region[r] = s.interiorRegion(s.regionOf, uint32(r))
 		}
 	})
-	interior := func(r uint32) uint8 { return region[r] }
 	if cap(s.walks) < n {
 		s.walks = make([]walk, n)
 	}
@@ -158,8 +157,8 @@ func (s *state) splitRegions(triGoal int) int {
 	limit := min(len(s.sorted), triGoal)
 	for k := range limit {
 		c := s.ranked(k)
-		g := interior(c.r0)
-		if g != noRegion && interior(c.r1) == g {
+		g := region[c.r0]
+		if g != noRegion && region[c.r1] == g {
 			s.walks[g].order = append(s.walks[g].order, uint32(k))
 		}
 	}
