@@ -198,11 +198,32 @@ func optimizeVertexCache(indices []uint32, vertexCount int, tables *vcacheTables
 // entries it visited (candidate comparisons and removals), the invariant
 // the complexity tests bound. A done ctx stops it with ctx's error.
 func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, tables *vcacheTables) (out []uint32, work int, err error) {
+	var s vcacheScratch
+	return s.greedy(ctx, indices, vertexCount, tables, make([]uint32, 0, len(indices)/3*3))
+}
+
+// vcacheScratch is the greedy search's working memory, kept by a caller
+// that runs many searches (vcachePartWorker) so each reuses the last
+// one's buffers.
+type vcacheScratch struct {
+	verts   []vcacheVert
+	start   []uint32
+	tv      [][3]uint32
+	slot    [][3]uint32
+	adj     []uint32
+	hot     []vcacheHot
+	emitted []bool
+	deadEnd []uint32
+}
+
+// greedy is greedyVertexCache on s's buffers, appending the order to
+// out[:0] (which should have room for every index).
+func (s *vcacheScratch) greedy(ctx context.Context, indices []uint32, vertexCount int, tables *vcacheTables, out []uint32) (_ []uint32, work int, err error) {
 	if err := ctxErr(ctx); err != nil {
 		return nil, 0, err
 	}
 	triCount := len(indices) / 3
-	out = make([]uint32, 0, triCount*3)
+	out = out[:0]
 	for _, v := range indices[:triCount*3] {
 		if int(v) >= vertexCount {
 			return append(out, indices[:triCount*3]...), 0, nil
@@ -214,8 +235,11 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 
 	// Renumber triangles by their lowest vertex (stable counting sort), and
 	// count each vertex's triangles on the way.
-	verts := make([]vcacheVert, vertexCount)
-	start := make([]uint32, vertexCount+1)
+	s.verts = resize(s.verts, vertexCount)
+	s.start = resize(s.start, vertexCount+1)
+	verts, start := s.verts, s.start
+	clear(verts)
+	clear(start)
 	for t := 0; t < triCount; t++ {
 		a, b, c := indices[3*t], indices[3*t+1], indices[3*t+2]
 		verts[a].live++
@@ -226,8 +250,9 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 	for v := 0; v < vertexCount; v++ {
 		start[v+1] += start[v]
 	}
-	tv := make([][3]uint32, triCount)
-	slot := make([][3]uint32, triCount)
+	s.tv = resize(s.tv, triCount)
+	s.slot = resize(s.slot, triCount)
+	tv, slot := s.tv, s.slot
 	for t := 0; t < triCount; t++ {
 		a, b, c := indices[3*t], indices[3*t+1], indices[3*t+2]
 		m := min(a, b, c)
@@ -243,7 +268,8 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 		start[v] = offset
 		offset += verts[v].live
 	}
-	adj := make([]uint32, offset)
+	s.adj = resize(s.adj, int(offset))
+	adj := s.adj
 	for t := range tv {
 		for k, v := range tv[t] {
 			slot[t][k] = start[v] - verts[v].first
@@ -254,19 +280,22 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 
 	// Initial scores; nothing is in the FIFO. A triangle's score is the
 	// sum of its vertices' current scores, added up when it is compared.
-	hot := make([]vcacheHot, vertexCount)
+	s.hot = resize(s.hot, vertexCount)
+	hot := s.hot
 	for v := range verts {
 		hot[v] = vcacheHot{tables.score(-1, verts[v].live), ^uint32(vcacheSize)}
 	}
-	emitted := make([]bool, triCount)
+	s.emitted = resize(s.emitted, triCount)
+	emitted := s.emitted
+	clear(emitted)
 
 	penalty := tables.missPenalty
 	var cache, next [vcacheSize + 3]uint32
 	cacheLen := 0
-	misses := uint32(0)              // FIFO misses so far
-	deadEnd := make([]uint32, 0, 64) // vertices that may still have live triangles
-	inputCursor := 0                 // next triangle in (renumbered) order for dead ends
-	current := 0                     // start with the first triangle
+	misses := uint32(0)      // FIFO misses so far
+	deadEnd := s.deadEnd[:0] // vertices that may still have live triangles
+	inputCursor := 0         // next triangle in (renumbered) order for dead ends
+	current := 0             // start with the first triangle
 
 	for {
 		// Emit current.
@@ -358,6 +387,7 @@ func greedyVertexCache(ctx context.Context, indices []uint32, vertexCount int, t
 		}
 		current = best
 	}
+	s.deadEnd = deadEnd
 	return out, work, nil
 }
 

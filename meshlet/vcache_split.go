@@ -87,6 +87,7 @@ type vcachePartWorker struct {
 	remap  []int32 // global vertex → part vertex, -1 outside the part
 	global []uint32
 	pidx   []uint32
+	search vcacheScratch
 }
 
 // order writes the greedy order of triangles tris (of indices, over vc
@@ -126,12 +127,14 @@ func (w *vcachePartWorker) order(ctx context.Context, tris, indices []uint32, vc
 		remap[v] = -1
 	}
 	w.global, w.pidx = global, pidx
-	res, work, err := greedyVertexCache(ctx, pidx, len(global), newVcacheTables())
+	// The order goes straight into out (it has room for every index:
+	// appends stay in place), then back to global numbers.
+	res, work, err := w.search.greedy(ctx, pidx, len(global), newVcacheTables(), out[:0])
 	if err != nil {
 		return 0, err
 	}
 	for i, v := range res {
-		out[i] = global[v]
+		res[i] = global[v]
 	}
 	return work, nil
 }
