@@ -172,7 +172,7 @@ func join(parts []Result, indexCount int) Result {
 func splitParts(items []splitItem, parts int) (order, off []uint32) {
 	n := len(items)
 	label := make([]uint32, n)
-	kdSplit(items, 0, parts, label, make([]splitItem, n))
+	kdSplit(items, 0, parts, label)
 	off = make([]uint32, parts+1)
 	for _, p := range label {
 		off[p+1]++
@@ -194,8 +194,9 @@ func splitParts(items []splitItem, parts int) (order, off []uint32) {
 // of their centroids along the widest axis of the centroids' box,
 // recursively. Ties in the coordinate are broken by triangle id, so the
 // split is a function of the input alone. Items carry their centroids so
-// the passes walk memory in order. scratch is as long as items.
-func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []splitItem) {
+// the passes walk memory in order. The labels depend on the items' set
+// alone, not their order: each level's box and selection do not.
+func kdSplit(items []splitItem, first, parts int, label []uint32) {
 	if parts == 1 {
 		for i := range items {
 			label[items[i].id] = uint32(first)
@@ -211,11 +212,9 @@ func kdSplit(items []splitItem, first, parts int, label []uint32, scratch []spli
 	}
 	left := parts / 2
 	k := int(uint64(len(items)) * uint64(left) / uint64(parts))
-	if selectHist(items, k, axis, float64(mn[axis]), ext, scratch) {
-		items, scratch = scratch, items
-	}
-	kdSplit(items[:k], first, left, label, scratch[:k])
-	kdSplit(items[k:], first+left, parts-left, label, scratch[k:])
+	selectHist(items, k, axis, float64(mn[axis]), ext)
+	kdSplit(items[:k], first, left, label)
+	kdSplit(items[k:], first+left, parts-left, label)
 }
 
 // centroidBox is the bounding box of the items' centroids. It repeats
@@ -235,16 +234,16 @@ func centroidBox(items []splitItem) (mn, mx [3]float32) {
 }
 
 // selectHist is selectK for items whose coordinates along axis lie in
-// [lo, lo+ext], except that it may leave its result in scratch (as long
-// as items) instead, and then reports true. Items are bucketed by
-// coordinate (a bucket's items are all smaller than the next bucket's);
-// a partition pass into scratch puts the buckets before the one holding
-// the k-th item first and the ones after it last, and selectK finishes
-// inside that bucket.
-func selectHist(items []splitItem, k, axis int, lo, ext float64, scratch []splitItem) bool {
+// [lo, lo+ext]. Items are bucketed by coordinate (a bucket's items are
+// all smaller than the next bucket's); an in-place three-way partition
+// puts the buckets before the one holding the k-th item first and the
+// ones after it last, and selectK finishes inside that bucket. (It
+// partitioned into a scratch copy as long as items before: the same
+// sets, in another order, for 16 bytes a triangle more.)
+func selectHist(items []splitItem, k, axis int, lo, ext float64) {
 	if len(items) < histMin || !(ext > 0) || k <= 0 || k >= len(items) {
 		selectK(items, k, axis)
-		return false
+		return
 	}
 	scale := histBins / ext
 	bin := func(c float32) int {
@@ -259,25 +258,23 @@ func selectHist(items []splitItem, k, axis int, lo, ext float64, scratch []split
 		below += count[b]
 		b++
 	}
-	// Three-way partition into scratch: buckets before b from the
-	// front, b after them, later buckets after that.
-	scratch = scratch[:len(items)]
-	l, m, r := 0, below, below+count[b]
-	for i := range items {
-		switch c := bin(items[i].c[axis]); {
+	// Dutch national flag partition: [0,l) before b, [l,m) in b,
+	// [r,len) after b; [m,r) not yet classified. It ends with l = below.
+	l, m, r := 0, 0, len(items)
+	for m < r {
+		switch c := bin(items[m].c[axis]); {
 		case c < b:
-			scratch[l] = items[i]
+			items[l], items[m] = items[m], items[l]
 			l++
+			m++
 		case c == b:
-			scratch[m] = items[i]
 			m++
 		default:
-			scratch[r] = items[i]
-			r++
+			r--
+			items[m], items[r] = items[r], items[m]
 		}
 	}
-	selectK(scratch[below:below+count[b]], k-below, axis)
-	return true
+	selectK(items[below:below+count[b]], k-below, axis)
 }
 
 // splitItem is a triangle and its centroid; along an axis, (c[axis], id)

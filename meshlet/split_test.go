@@ -96,7 +96,7 @@ func TestKDSplitBalancedAndSeparated(t *testing.T) {
 	}
 	for _, parts := range []int{2, 3, 7} {
 		label := make([]uint32, n)
-		kdSplit(items(false), 0, parts, label, make([]splitItem, n))
+		kdSplit(items(false), 0, parts, label)
 		count := make([]int, parts)
 		for _, p := range label {
 			count[p]++
@@ -123,7 +123,7 @@ func TestKDSplitBalancedAndSeparated(t *testing.T) {
 			t.Fatalf("%d parts: left half reaches %v, right half starts at %v", parts, maxL, minR)
 		}
 		again := make([]uint32, n)
-		kdSplit(items(true), 0, parts, again, make([]splitItem, n))
+		kdSplit(items(true), 0, parts, again)
 		if !slices.Equal(label, again) {
 			t.Fatalf("%d parts: labels depend on the order of the items", parts)
 		}
@@ -159,7 +159,7 @@ func TestSelectK(t *testing.T) {
 }
 
 // selectHist puts exactly the k smallest (coordinate, id) pairs first,
-// in items or (when it reports so) in scratch, over ranges large enough to
+// over ranges large enough to
 // take the histogram path, with many ties and a bucket-boundary-heavy
 // distribution.
 func TestSelectHist(t *testing.T) {
@@ -180,10 +180,8 @@ func TestSelectHist(t *testing.T) {
 			sorted := slices.Clone(s)
 			slices.SortFunc(sorted, cmp)
 			for _, k := range []int{0, 1, n / 3, n / 2, n - 1, n} {
-				c, scratch := slices.Clone(s), make([]splitItem, n)
-				if selectHist(c, k, 2, float64(mn[2]), float64(mx[2])-float64(mn[2]), scratch) {
-					c = scratch
-				}
+				c := slices.Clone(s)
+				selectHist(c, k, 2, float64(mn[2]), float64(mx[2])-float64(mn[2]))
 				head := slices.Clone(c[:k])
 				slices.SortFunc(head, cmp)
 				if !slices.Equal(head, sorted[:k]) {
