@@ -68,18 +68,23 @@ func buildSplit(ctx context.Context, indices []uint32, positions [][3]float32, o
 	order, off := splitParts(items, parts)
 	items = nil
 
+	// Every triangle lands in one meshlet, 3 bytes each: part p's bytes
+	// are written in place at tris[3*off[p]:3*off[p+1]], which join then
+	// need not copy.
+	tris := make([]uint8, 3*n)
 	results := make([]Result, parts)
 	workers := make([]partWorker, min(runtime.GOMAXPROCS(0), parts))
 	par.Workers(parts, len(workers), func(w, p int) {
 		if ctx.Err() != nil {
 			return // the parts left are not built
 		}
-		results[p] = workers[w].build(order[off[p]:off[p+1]], indices, geom, len(positions), opts, radius)
+		lo, hi := 3*off[p], 3*off[p+1]
+		results[p] = workers[w].build(order[off[p]:off[p+1]], indices, geom, len(positions), opts, radius, tris[lo:lo:hi])
 	})
 	if err := ctxErr(ctx); err != nil {
 		return Result{}, err
 	}
-	return join(results, len(indices)), nil
+	return join(results, len(indices), tris, off), nil
 }
 
 // partWorker is one goroutine's state, reused across the parts it builds.
@@ -93,7 +98,8 @@ type partWorker struct {
 
 // build builds the triangles tris of the mesh over a compact copy of their
 // vertices (the mesh has nv) and maps the result back to global vertex ids.
-func (w *partWorker) build(tris, indices []uint32, geom []triGeom, nv int, opts Options, radius float64) Result {
+// The result's Triangles are appended to dst.
+func (w *partWorker) build(tris, indices []uint32, geom []triGeom, nv int, opts Options, radius float64, dst []uint8) Result {
 	if w.remap == nil {
 		w.remap = make([]int32, nv)
 		for i := range w.remap {
@@ -130,7 +136,7 @@ func (w *partWorker) build(tris, indices []uint32, geom []triGeom, nv int, opts 
 	b.out = Result{
 		Meshlets:  make([]Meshlet, 0, len(tris)/max(opts.MaxTriangles/2, 1)+1),
 		Vertices:  make([]uint32, 0, len(w.pidx)/4+3),
-		Triangles: make([]uint8, 0, len(w.pidx)),
+		Triangles: dst,
 	}
 	b.run()
 	r := b.out
@@ -141,27 +147,42 @@ func (w *partWorker) build(tris, indices []uint32, geom []triGeom, nv int, opts 
 	return r
 }
 
-// join concatenates part results in order, rebasing the offsets.
-func join(parts []Result, indexCount int) Result {
+// join concatenates part results in order, rebasing the offsets. When
+// part p's Triangles are exactly tris[3*off[p]:3*off[p+1]] (built in
+// place), tris is the joined Triangles as it is.
+func join(parts []Result, indexCount int, tris []uint8, off []uint32) Result {
+	inPlace := len(tris) == 3*int(off[len(parts)])
+	for p := 0; p < len(parts) && inPlace; p++ {
+		r, lo := parts[p].Triangles, 3*int(off[p])
+		inPlace = len(r) == 3*int(off[p+1]-off[p]) && (len(r) == 0 || &r[0] == &tris[lo])
+	}
 	var nm, nv int
 	for _, p := range parts {
 		nm += len(p.Meshlets)
 		nv += len(p.Vertices)
 	}
 	out := Result{
-		Meshlets:  make([]Meshlet, 0, nm),
-		Vertices:  make([]uint32, 0, nv),
-		Triangles: make([]uint8, 0, indexCount),
+		Meshlets: make([]Meshlet, 0, nm),
+		Vertices: make([]uint32, 0, nv),
 	}
+	if inPlace {
+		out.Triangles = tris
+	} else {
+		out.Triangles = make([]uint8, 0, indexCount)
+	}
+	to := uint32(0)
 	for _, p := range parts {
-		vo, to := uint32(len(out.Vertices)), uint32(len(out.Triangles)/3)
+		vo := uint32(len(out.Vertices))
 		for _, m := range p.Meshlets {
 			m.VertexOffset += vo
 			m.TriangleOffset += to
 			out.Meshlets = append(out.Meshlets, m)
 		}
 		out.Vertices = append(out.Vertices, p.Vertices...)
-		out.Triangles = append(out.Triangles, p.Triangles...)
+		if !inPlace {
+			out.Triangles = append(out.Triangles, p.Triangles...)
+		}
+		to += uint32(len(p.Triangles) / 3)
 	}
 	return out
 }
