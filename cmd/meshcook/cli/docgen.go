@@ -11,7 +11,7 @@ import (
 // WriteMarkdown writes the CLI reference (docs/cli.md) generated from the
 // command tree, so help text and docs cannot drift apart.
 func WriteMarkdown(w io.Writer) error {
-	root := newRootCmd(io.Discard, io.Discard)
+	root := newRootCmd(io.Discard, io.Discard, &profileFlags{})
 	var b strings.Builder
 	b.WriteString("# meshcook command reference\n\n")
 	b.WriteString("Generated from the command tree by `go test ./cmd/meshcook/cli -run TestCLIDocs -update`; do not edit by hand.\n\n")

@@ -32,11 +32,15 @@ func Main() int {
 // stdout; progress, warnings and errors go to stderr. Errors are printed
 // once, here, as "meshcook: <message>".
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdout, stderr)
+	var prof profileFlags
+	root := newRootCmd(stdout, stderr, &prof)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if perr := prof.stop(); err == nil {
+		err = perr
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -65,7 +69,8 @@ func isCobraUsageError(err error) bool {
 	return false
 }
 
-func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+// newRootCmd builds the command tree; prof holds its profiling flags.
+func newRootCmd(stdout, stderr io.Writer, prof *profileFlags) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "meshcook",
 		Short: "Offline mesh asset cooker: glTF, FBX and .nwb → engine-ready meshes",
@@ -88,6 +93,7 @@ Exit codes: 0 ok, 1 failure, 2 usage error, 3 bad input, 4 output error.`,
 	root.AddCommand(newCookCmd(stdout, stderr), newValidateCmd(stdout), newInspectCmd(stdout), newVersionCmd(stdout), newRefreshCmd(stdout, stderr), newBakeCmd(stdout, stderr), newImportCmd(stdout, stderr), newPlanCmd(stdout, stderr))
 	root.Version = Version // --version prints what `version` prints first
 	root.SetVersionTemplate("meshcook {{.Version}} (" + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + ")\n")
+	addProfileFlags(root, prof)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	return root
 }
