@@ -3,6 +3,7 @@ package simplify
 import (
 	"context"
 	"math"
+	"runtime"
 
 	"github.com/meshcook/meshcook/internal/par"
 )
@@ -503,8 +504,9 @@ func (s *state) fillQuadrics() {
 	tris := s.result
 	// Each triangle's quadrics are computed on up to GOMAXPROCS goroutines,
 	// a block of parBlock chunks at a time, then summed into its vertices
-	// in triangle order on one: the sums are the same whatever the
-	// goroutine count, and the buffers hold one block.
+	// in triangle order, each vertex by one goroutine (sumByKey): the sums
+	// are the same whatever the goroutine count, and the buffers hold one
+	// block.
 	k := s.k
 	nf := len(tris) / 3
 	face := make([]quadric, min(nf, parBlock*parChunk))
@@ -517,12 +519,16 @@ func (s *state) fillQuadrics() {
 				fb[i].addTriangle(s.pos[tris[t]], s.pos[tris[t+1]], s.pos[tris[t+2]])
 			}
 		})
-		for i := range fb {
-			t := 3 * (block + i)
-			s.vq[s.remap[tris[t]]].add(&fb[i])
-			s.vq[s.remap[tris[t+1]]].add(&fb[i])
-			s.vq[s.remap[tris[t+2]]].add(&fb[i])
-		}
+		sumByKey(s.n, len(fb), func(lo, hi uint32) {
+			for i := range fb {
+				t := 3 * (block + i)
+				for _, v := range [3]uint32{s.remap[tris[t]], s.remap[tris[t+1]], s.remap[tris[t+2]]} {
+					if v >= lo && v < hi {
+						s.vq[v].add(&fb[i])
+					}
+				}
+			}
+		})
 	}
 	for t := 0; t+2 < len(tris); t += 3 {
 		for e := range 3 {
@@ -569,21 +575,46 @@ func (s *state) fillQuadrics() {
 					s.attr[int(a)*k:int(a+1)*k], s.attr[int(b)*k:int(b+1)*k], s.attr[int(c)*k:int(c+1)*k])
 			}
 		})
-		for i := range fb {
-			t := 3 * (block + i)
-			q, g := &fb[i], ag[i*k:(i+1)*k]
-			for _, v := range [3]uint32{tris[t], tris[t+1], tris[t+2]} {
-				s.aq[v].add(q)
-				dst := s.ag[int(v)*k : int(v+1)*k]
-				for j := range dst {
-					dst[j].gx += g[j].gx
-					dst[j].gy += g[j].gy
-					dst[j].gz += g[j].gz
-					dst[j].gd += g[j].gd
+		sumByKey(s.n, len(fb), func(lo, hi uint32) {
+			for i := range fb {
+				t := 3 * (block + i)
+				q, g := &fb[i], ag[i*k:(i+1)*k]
+				for _, v := range [3]uint32{tris[t], tris[t+1], tris[t+2]} {
+					if v < lo || v >= hi {
+						continue
+					}
+					s.aq[v].add(q)
+					dst := s.ag[int(v)*k : int(v+1)*k]
+					for j := range dst {
+						dst[j].gx += g[j].gx
+						dst[j].gy += g[j].gy
+						dst[j].gz += g[j].gz
+						dst[j].gd += g[j].gd
+					}
 				}
 			}
-		}
+		})
 	}
+}
+
+// sumByKey runs add(lo, hi) over consecutive ranges of the keys 0..n-1,
+// on up to GOMAXPROCS goroutines, for a block of faces faces: each call
+// adds every face of the block into the keys (vertices) in [lo, hi) it
+// touches, in face order. A key is therefore summed in the same order by
+// whichever goroutine owns it, so the sums are the same for every
+// goroutine count, while each goroutine writes only its own keys. Every
+// goroutine reads the whole block; the writes, scattered 80-byte adds,
+// are what it splits. A block of fewer than parChunk faces is summed on
+// the calling goroutine.
+func sumByKey(n, faces int, add func(lo, hi uint32)) {
+	w := runtime.GOMAXPROCS(0)
+	if w <= 1 || faces < parChunk || n < parChunk {
+		add(0, uint32(n))
+		return
+	}
+	par.Workers(w, w, func(_, r int) {
+		add(uint32(int64(n)*int64(r)/int64(w)), uint32(int64(n)*int64(r+1)/int64(w)))
+	})
 }
 
 // reportError converts a normalized distance to the caller's units.
