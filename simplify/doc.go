@@ -207,8 +207,9 @@
 // listing and ranking candidate edges (each owns its corner's edge cache
 // and reads nothing that changes meanwhile; a block of 8 chunks' lists is
 // appended in chunk order before the next block starts), face quadrics
-// (a block at a time, summed into vertices in triangle order on one
-// goroutine) and compacting the result (chunks compact in place, then
+// (a block at a time, then summed into vertices in triangle order, each
+// vertex by the goroutine that owns its range of vertex numbers) and
+// compacting the result (chunks compact in place, then
 // slide down in chunk order). On meshes of 32768 triangles or more,
 // committing collapses also runs in parallel, in up to 8 regions of the
 // mesh whose candidates cannot touch each other's classes, with one final
