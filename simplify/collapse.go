@@ -377,13 +377,7 @@ func (s *state) updateQuadrics() {
 		}
 		if k > 0 {
 			s.aq[t].add(&s.aq[i])
-			dst, src := s.ag[int(t)*k:int(t+1)*k], s.ag[i*k:(i+1)*k]
-			for j := range dst {
-				dst[j].gx += src[j].gx
-				dst[j].gy += src[j].gy
-				dst[j].gz += src[j].gz
-				dst[j].gd += src[j].gd
-			}
+			addGradients(s.ag[int(t)*k:int(t+1)*k], s.ag[i*k:(i+1)*k])
 		}
 	}
 }

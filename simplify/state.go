@@ -584,13 +584,7 @@ func (s *state) fillQuadrics() {
 						continue
 					}
 					s.aq[v].add(q)
-					dst := s.ag[int(v)*k : int(v+1)*k]
-					for j := range dst {
-						dst[j].gx += g[j].gx
-						dst[j].gy += g[j].gy
-						dst[j].gz += g[j].gz
-						dst[j].gd += g[j].gd
-					}
+					addGradients(s.ag[int(v)*k:int(v+1)*k], g)
 				}
 			}
 		})
@@ -612,9 +606,17 @@ func sumByKey(n, faces int, add func(lo, hi uint32)) {
 		add(0, uint32(n))
 		return
 	}
-	par.Workers(w, w, func(_, r int) {
-		add(uint32(int64(n)*int64(r)/int64(w)), uint32(int64(n)*int64(r+1)/int64(w)))
-	})
+	par.Ranges(n, (n+w-1)/w, func(_, lo, hi int) { add(uint32(lo), uint32(hi)) })
+}
+
+// addGradients adds the attribute gradients src into dst, term by term.
+func addGradients(dst, src []gradient) {
+	for j := range dst {
+		dst[j].gx += src[j].gx
+		dst[j].gy += src[j].gy
+		dst[j].gz += src[j].gz
+		dst[j].gd += src[j].gd
+	}
 }
 
 // reportError converts a normalized distance to the caller's units.
