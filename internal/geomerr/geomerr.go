@@ -104,7 +104,13 @@ func (s *Surface) forCells(fn func(t, c int)) {
 
 // Distance returns the distance from p to the nearest triangle, or +Inf
 // for an empty surface.
-func (s *Surface) Distance(p [3]float64) float64 {
+func (s *Surface) Distance(p [3]float64) float64 { return s.distanceAbove(p, -1) }
+
+// distanceAbove is Distance(p) when that exceeds floor; otherwise it
+// returns as soon as it finds a triangle within floor of p, with that
+// triangle's distance (at most floor). OneSided needs no more: a point
+// nearer than the largest distance so far cannot change the maximum.
+func (s *Surface) distanceAbove(p [3]float64, floor float64) float64 {
 	if len(s.tris) == 0 {
 		return math.Inf(1)
 	}
@@ -145,6 +151,9 @@ func (s *Surface) Distance(p [3]float64) float64 {
 					for _, t := range s.cellTris[s.cellStart[cell]:s.cellStart[cell+1]] {
 						tri := s.tris[t]
 						best = math.Min(best, pointTriangle(p, s.pos[tri[0]], s.pos[tri[1]], s.pos[tri[2]]))
+						if best <= floor {
+							return best
+						}
 					}
 				}
 			}
@@ -268,7 +277,7 @@ func area(pos [][3]float32, t []uint32) float64 {
 func OneSided(points [][3]float64, to *Surface) float64 {
 	worst := 0.0
 	for _, p := range points {
-		worst = math.Max(worst, to.Distance(p))
+		worst = math.Max(worst, to.distanceAbove(p, worst))
 	}
 	return worst
 }

@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // plane: an n×n grid on z = z0 over [0,1]².
@@ -78,5 +81,39 @@ func TestHausdorff(t *testing.T) {
 	}
 	if e := Extent(a, ai); math.Abs(e-math.Sqrt2) > 1e-6 {
 		t.Errorf("extent %g", e)
+	}
+}
+
+// OneSided stops each point's search once the point is nearer than the
+// largest distance so far; the maximum must still be exactly the largest
+// full Distance, and distanceAbove exact above its floor and at most the
+// floor below it.
+func TestOneSidedEqualsMaxOfDistances(t *testing.T) {
+	fine, fi := plane(40, 0)
+	r := rand.New(rand.NewSource(3))
+	for i := range fine {
+		fine[i][2] = float32(0.05 * math.Sin(9*float64(fine[i][0])) * math.Cos(7*float64(fine[i][1])))
+		fine[i][2] += float32(0.01 * r.Float64())
+	}
+	coarse, ci := plane(6, 0.02)
+	to := NewSurface(coarse, ci)
+	pts := Sample(fine, fi, 5000, 11)
+	want := 0.0
+	for _, p := range pts {
+		want = math.Max(want, to.Distance(p))
+	}
+	require.Greater(t, want, 0.0)
+	assert.Equal(t, want, OneSided(pts, to), "early exit changed the maximum")
+	for _, p := range pts[:500] {
+		d := to.Distance(p)
+		for _, floor := range []float64{d / 2, d, 2 * d} {
+			got := to.distanceAbove(p, floor)
+			if d > floor {
+				assert.Equal(t, d, got, "above the floor the distance is exact")
+			} else {
+				assert.LessOrEqual(t, got, floor, "below the floor it is at most the floor")
+				assert.GreaterOrEqual(t, got, d, "and never below the true distance")
+			}
+		}
 	}
 }
