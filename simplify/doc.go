@@ -225,7 +225,17 @@
 // region count depends on the triangle count only. On bunny-sub4 two cores
 // take 0.71-0.80 of one core's time. Output bytes are the same for every
 // GOMAXPROCS (TestSimplifySameForEveryGOMAXPROCS, also under -race;
-// TestBlockedStepsMatchOneSweep; TestRegionsWalkLargeMeshes). Arithmetic is
+// TestBlockedStepsMatchOneSweep; TestRegionsWalkLargeMeshes). Tried and
+// not kept, both byte-identical for every GOMAXPROCS: computing the final
+// walk's bounds ahead on every core in windows of 2048 ranks, each taken
+// only if no commit of its window touched what it read (95% were taken);
+// on the 1.19M-triangle bench mesh the windows cost 0.71-0.88 s on two
+// idle cores against 0.91-1.20 s for all of the plain walk's bounds (the
+// fans are read twice, once ahead and once to check them), so the final
+// walk went from 1.17-1.54 s to 1.15-1.46 s, and on a loaded machine it
+// was slower, waiting at each window's join. And listing the regions'
+// ranks in parallel chunks instead of one loop: 0.20-0.29 s against
+// 0.22-0.28 s over the whole chain. Arithmetic is
 // float64 without explicit fusing;
 // architectures where the Go compiler fuses multiply-adds (arm64, ppc64,
 // s390x) may rank near-ties differently from amd64.
