@@ -6,6 +6,8 @@ import (
 	"math"
 
 	qgltf "github.com/qmuntal/gltf"
+
+	"github.com/meshcook/meshcook/internal/par"
 )
 
 // layout is where an accessor's elements lie, after every bound is checked:
@@ -236,6 +238,12 @@ func readFloat(b []byte, ct qgltf.ComponentType, normalized bool) float32 {
 	}
 }
 
+// decodeChunk is the element count of one parallel chunk of accessor
+// decoding and of the per-element loops that follow it: elements are
+// independent, so each chunk writes its own and the result is the same
+// for every GOMAXPROCS.
+const decodeChunk = 1 << 15
+
 // floats decodes accessor ai into count*comps floats, base values (or zeros)
 // first, then its sparse substitution. Non-finite results are refused: no
 // stage downstream can do anything sensible with them.
@@ -253,9 +261,21 @@ func (im *importer) floats(ai int, types []qgltf.AccessorType, cts []qgltf.Compo
 		}
 	}
 	if l.data != nil {
-		for i := 0; i < a.Count; i++ {
-			fill(out[i*l.comps:(i+1)*l.comps], l, i)
-		}
+		par.Ranges(a.Count, decodeChunk, func(_, lo, hi int) {
+			if a.ComponentType == qgltf.ComponentFloat {
+				// the common case, without readFloat's switch per component
+				for i := lo; i < hi; i++ {
+					e, dst := l.data[i*l.stride:], out[i*l.comps:(i+1)*l.comps]
+					for c := range dst {
+						dst[c] = math.Float32frombits(binary.LittleEndian.Uint32(e[4*c:]))
+					}
+				}
+				return
+			}
+			for i := lo; i < hi; i++ {
+				fill(out[i*l.comps:(i+1)*l.comps], l, i)
+			}
+		})
 	}
 	if a.Sparse != nil {
 		idx, vals, err := im.sparse(l)
@@ -266,10 +286,16 @@ func (im *importer) floats(ai int, types []qgltf.AccessorType, cts []qgltf.Compo
 			fill(out[int(i)*l.comps:(int(i)+1)*l.comps], vals, k)
 		}
 	}
-	for i, v := range out {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, 0, fmt.Errorf("accessor %d: element %d is not finite", ai, i/l.comps)
+	bad := par.First(len(out), decodeChunk*l.comps, func(lo, hi int) int {
+		for i, v := range out[lo:hi] {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return lo + i
+			}
 		}
+		return -1
+	})
+	if bad >= 0 {
+		return nil, 0, fmt.Errorf("accessor %d: element %d is not finite", ai, bad/l.comps)
 	}
 	return out, l.comps, nil
 }
@@ -290,9 +316,11 @@ func (im *importer) uints(ai int, maxCount int) ([]uint32, error) {
 	}
 	out := make([]uint32, a.Count)
 	if l.data != nil {
-		for i := range out {
-			out[i] = readUint(l.data[i*l.stride:], a.ComponentType)
-		}
+		par.Ranges(len(out), decodeChunk, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				out[i] = readUint(l.data[i*l.stride:], a.ComponentType)
+			}
+		})
 	}
 	if a.Sparse != nil {
 		idx, vals, err := im.sparse(l)

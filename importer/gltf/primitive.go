@@ -6,6 +6,7 @@ import (
 
 	qgltf "github.com/qmuntal/gltf"
 
+	"github.com/meshcook/meshcook/internal/par"
 	"github.com/meshcook/meshcook/mesh"
 )
 
@@ -94,10 +95,7 @@ func (im *importer) decodePrimitive(m int, pr *qgltf.Primitive) (*localPrim, err
 		return nil, fmt.Errorf("POSITION: %w", err)
 	}
 	n := len(pos) / 3
-	lp.positions = make([]mesh.Vec3, n)
-	for i := range lp.positions {
-		lp.positions[i] = mesh.Vec3{pos[3*i], pos[3*i+1], pos[3*i+2]}
-	}
+	lp.positions = elements(n, func(i int) mesh.Vec3 { return mesh.Vec3{pos[3*i], pos[3*i+1], pos[3*i+2]} })
 	attr := func(name string, types []qgltf.AccessorType, cts []qgltf.ComponentType) ([]float32, int, error) {
 		ai, ok := pr.Attributes[name]
 		if !ok {
@@ -122,38 +120,28 @@ func (im *importer) decodePrimitive(m int, pr *qgltf.Primitive) (*localPrim, err
 	if v, _, err := attr("NORMAL", vec3, vertexComponents); err != nil {
 		return nil, err
 	} else if v != nil {
-		lp.normals = make([]mesh.Vec3, n)
-		for i := range lp.normals {
-			lp.normals[i] = mesh.Vec3{v[3*i], v[3*i+1], v[3*i+2]}
-		}
+		lp.normals = elements(n, func(i int) mesh.Vec3 { return mesh.Vec3{v[3*i], v[3*i+1], v[3*i+2]} })
 	}
 	if v, _, err := attr("TANGENT", vec4, vertexComponents); err != nil {
 		return nil, err
 	} else if v != nil {
-		lp.tangents = make([]mesh.Vec4, n)
-		for i := range lp.tangents {
-			lp.tangents[i] = mesh.Vec4{v[4*i], v[4*i+1], v[4*i+2], v[4*i+3]}
-		}
+		lp.tangents = elements(n, func(i int) mesh.Vec4 { return mesh.Vec4{v[4*i], v[4*i+1], v[4*i+2], v[4*i+3]} })
 	}
 	if v, _, err := attr("TEXCOORD_0", vec2, vertexComponents); err != nil {
 		return nil, err
 	} else if v != nil {
-		lp.uv0 = make([]mesh.Vec2, n)
-		for i := range lp.uv0 {
-			lp.uv0[i] = mesh.Vec2{v[2*i], v[2*i+1]}
-		}
+		lp.uv0 = elements(n, func(i int) mesh.Vec2 { return mesh.Vec2{v[2*i], v[2*i+1]} })
 	}
 	if v, comps, err := attr("COLOR_0", vec34, colorComponents); err != nil {
 		return nil, err
 	} else if v != nil {
-		lp.colors = make([]mesh.Vec4, n)
-		for i := range lp.colors {
+		lp.colors = elements(n, func(i int) mesh.Vec4 {
 			c := mesh.Vec4{v[comps*i], v[comps*i+1], v[comps*i+2], 1}
 			if comps == 4 {
 				c[3] = v[4*i+3]
 			}
-			lp.colors[i] = c
-		}
+			return c
+		})
 	}
 	if err := im.decodeSkin(pr, lp, n); err != nil {
 		return nil, err
@@ -167,16 +155,19 @@ func (im *importer) decodePrimitive(m int, pr *qgltf.Primitive) (*localPrim, err
 		if idx, err = im.uints(*pr.Indices, im.indicesLeft); err != nil {
 			return nil, fmt.Errorf("indices: %w", err)
 		}
-		for i, v := range idx {
-			if uint64(v) >= uint64(n) {
-				return nil, fmt.Errorf("indices: index %d is %d, only %d vertices", i, v, n)
+		bad := par.First(len(idx), decodeChunk, func(lo, hi int) int {
+			for i, v := range idx[lo:hi] {
+				if uint64(v) >= uint64(n) {
+					return lo + i
+				}
 			}
+			return -1
+		})
+		if bad >= 0 {
+			return nil, fmt.Errorf("indices: index %d is %d, only %d vertices", bad, idx[bad], n)
 		}
 	} else {
-		idx = make([]uint32, n)
-		for i := range idx {
-			idx[i] = uint32(i)
-		}
+		idx = elements(n, func(i int) uint32 { return uint32(i) })
 	}
 	lp.indices = im.triangles(pr.Mode, idx)
 	return lp, nil
@@ -265,36 +256,38 @@ func (im *importer) place(lp *localPrim, world mesh.Mat4, last, skinned bool) (m
 		}
 	}
 
-	// positions
-	for i, p := range sm.Positions {
-		q := world.Point(p)
-		if !q.IsFinite() {
-			return mesh.Submesh{}, fmt.Errorf("vertex %d: world position is not finite", i)
+	// Every loop below maps each element on its own: in parallel chunks.
+	// positions; the first non-finite one in order is the error
+	bad := par.First(len(sm.Positions), decodeChunk, func(lo, hi int) int {
+		for i := lo; i < hi; i++ {
+			q := world.Point(sm.Positions[i])
+			if !q.IsFinite() {
+				return i
+			}
+			sm.Positions[i] = q
 		}
-		sm.Positions[i] = q
+		return -1
+	})
+	if bad >= 0 {
+		return mesh.Submesh{}, fmt.Errorf("vertex %d: world position is not finite", bad)
 	}
 	// normals by the inverse transpose, tangents by the matrix itself
 	if sm.Normals != nil {
 		nm := world.NormalMatrix()
-		for i, v := range sm.Normals {
-			sm.Normals[i] = nm.Dir(v).Normalize()
-		}
+		each(len(sm.Normals), func(i int) { sm.Normals[i] = nm.Dir(sm.Normals[i]).Normalize() })
 	}
 	// morph deltas are differences of positions and of normals
 	if !world.IsIdentity() {
 		nm := world.NormalMatrix()
 		for _, m := range sm.Morphs {
-			for i, d := range m.Positions {
-				m.Positions[i] = world.Dir(d)
-			}
-			for i, d := range m.Normals {
-				m.Normals[i] = nm.Dir(d)
-			}
+			each(len(m.Positions), func(i int) { m.Positions[i] = world.Dir(m.Positions[i]) })
+			each(len(m.Normals), func(i int) { m.Normals[i] = nm.Dir(m.Normals[i]) })
 		}
 	}
 	mirrored := world.Det3() < 0
 	if sm.Tangents != nil {
-		for i, t := range sm.Tangents {
+		each(len(sm.Tangents), func(i int) {
+			t := sm.Tangents[i]
 			d := world.Dir(mesh.Vec3{t[0], t[1], t[2]}).Normalize()
 			w := t[3]
 			if mirrored {
@@ -303,13 +296,13 @@ func (im *importer) place(lp *localPrim, world mesh.Mat4, last, skinned bool) (m
 				w = -w
 			}
 			sm.Tangents[i] = mesh.Vec4{d[0], d[1], d[2], w}
-		}
+		})
 	}
 	// A mirror turns counter-clockwise faces clockwise; swap two corners.
 	if mirrored {
-		for t := 0; t+2 < len(sm.Indices); t += 3 {
-			sm.Indices[t+1], sm.Indices[t+2] = sm.Indices[t+2], sm.Indices[t+1]
-		}
+		each(len(sm.Indices)/3, func(t int) {
+			sm.Indices[3*t+1], sm.Indices[3*t+2] = sm.Indices[3*t+2], sm.Indices[3*t+1]
+		})
 	}
 	return sm, nil
 }
@@ -346,6 +339,23 @@ func (im *importer) placeSkin(sm *mesh.Submesh, lp *localPrim) error {
 		sm.Weights[i] = w
 	}
 	return nil
+}
+
+// elements returns n values, value i at(i), filled in parallel chunks.
+func elements[V any](n int, at func(i int) V) []V {
+	out := make([]V, n)
+	each(n, func(i int) { out[i] = at(i) })
+	return out
+}
+
+// each runs fn(i) for i in 0..n-1 in parallel chunks; fn must touch only
+// element i's own outputs.
+func each(n int, fn func(i int)) {
+	par.Ranges(n, decodeChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			fn(i)
+		}
+	})
 }
 
 // clone copies s, keeping nil as nil.

@@ -59,3 +59,44 @@ func Ranges(n, size int, fn func(k, lo, hi int)) int {
 	})
 	return k
 }
+
+// First splits 0..n-1 into ranges as Ranges does, runs find(lo, hi) on
+// each on up to GOMAXPROCS goroutines, and returns the smallest index any
+// range reported, or -1. find returns the first index in [lo, hi) that
+// holds what the caller looks for (a bad element), or -1: First then
+// returns what one loop over 0..n-1 in order would stop at, whatever
+// GOMAXPROCS. Ranges after one that found an index may be skipped.
+func First(n, size int, find func(lo, hi int) int) int {
+	if n <= 0 {
+		return -1
+	}
+	size = max(size, 1)
+	k := (n + size - 1) / size
+	if k == 1 {
+		return find(0, n)
+	}
+	var found atomic.Int64 // the lowest range that found one, k when none yet
+	found.Store(int64(k))
+	hits := make([]int, k)
+	Each(k, func(i int) {
+		hits[i] = -1
+		if int64(i) > found.Load() {
+			return // an earlier range already has one
+		}
+		lo := i * size
+		if hits[i] = find(lo, min(lo+size, n)); hits[i] >= 0 {
+			for {
+				f := found.Load()
+				if int64(i) >= f || found.CompareAndSwap(f, int64(i)) {
+					break
+				}
+			}
+		}
+	})
+	for _, h := range hits {
+		if h >= 0 {
+			return h
+		}
+	}
+	return -1
+}

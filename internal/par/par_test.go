@@ -4,6 +4,9 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestWorkersRunsEachIndexOnce(t *testing.T) {
@@ -54,4 +57,36 @@ func TestRangesCoverInOrder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// First gives what one loop in order would stop at, for every goroutine
+// count and range size, with hits in several ranges or none.
+func TestFirstIsTheLowestHit(t *testing.T) {
+	const n = 10007
+	for _, hits := range [][]int{nil, {0}, {n - 1}, {5000, 17, 9000}, {4096, 4095}} {
+		bad := make([]bool, n)
+		want := -1
+		for _, h := range hits {
+			bad[h] = true
+			if want < 0 || h < want {
+				want = h
+			}
+		}
+		for _, procs := range []int{1, 2, 8} {
+			prev := runtime.GOMAXPROCS(procs)
+			for _, size := range []int{1, 7, 4096, n, 2 * n} {
+				got := First(n, size, func(lo, hi int) int {
+					for i := lo; i < hi; i++ {
+						if bad[i] {
+							return i
+						}
+					}
+					return -1
+				})
+				assert.Equal(t, want, got, "hits %v, GOMAXPROCS %d, size %d", hits, procs, size)
+			}
+			runtime.GOMAXPROCS(prev)
+		}
+	}
+	require.Equal(t, -1, First(0, 4, func(int, int) int { return 0 }))
 }
