@@ -1,6 +1,8 @@
 package mesh
 
 import (
+	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,5 +57,104 @@ func TestCanonicalizeSecondWeldOnlyWhenNeeded(t *testing.T) {
 		assert.Zero(t, Weld(welded), s.Name)
 		assert.Equal(t, encode(welded), encode(again), s.Name)
 		assert.Equal(t, encode(withNormals), encode(again), s.Name)
+	}
+}
+
+// dupSoup is a triangle soup of about n vertices, each written out once
+// per corner, over a few hundred distinct values per stream and in a
+// shuffled order, with some vertices no triangle uses: the weld has
+// duplicates in every hash range to find, first referenced anywhere.
+func dupSoup(n int, skinned, morphed bool) *Submesh {
+	r := rand.New(rand.NewPCG(18, 1))
+	s := &Submesh{Name: "soup"}
+	if morphed {
+		s.Morphs = []MorphTarget{{Name: "m", Positions: []Vec3{}, Normals: []Vec3{}}}
+	}
+	for range n {
+		p := r.IntN(300)
+		s.Positions = append(s.Positions, Vec3{float32(p % 7), float32(p % 11), float32(p % 13)})
+		s.Normals = append(s.Normals, Vec3{0, 0, float32(1 - 2*r.IntN(2))})
+		if skinned {
+			s.Joints = append(s.Joints, [4]uint16{uint16(r.IntN(2)), 0, 0, 0})
+			s.Weights = append(s.Weights, Vec4{1, 0, 0, 0})
+		}
+		if morphed {
+			d := Vec3{float32(r.IntN(2)), 0, 0}
+			s.Morphs[0].Positions = append(s.Morphs[0].Positions, d)
+			s.Morphs[0].Normals = append(s.Morphs[0].Normals, d)
+		}
+	}
+	for range n / 3 {
+		s.Indices = append(s.Indices, uint32(r.IntN(n)), uint32(r.IntN(n)), uint32(r.IntN(n)))
+	}
+	return s
+}
+
+// referenceWeld is Weld written as its definition: corners in order, a
+// map from key to the new number of the first vertex with that key.
+func referenceWeld(s *Submesh) {
+	newOf := map[weldKey]uint32{}
+	var src, idx []uint32
+	for _, v := range s.Indices {
+		k := s.weldKey(v)
+		nv, ok := newOf[k]
+		if !ok {
+			nv = uint32(len(src))
+			newOf[k] = nv
+			src = append(src, v)
+		}
+		idx = append(idx, nv)
+	}
+	s.gather(src)
+	s.Indices = idx
+}
+
+// Weld groups equal vertices in parallel (by hash ranges, one per
+// goroutine): the result is its definition's for every GOMAXPROCS, with
+// and without skin streams and morph deltas (which take weldKey's hash).
+func TestWeldSameForEveryGOMAXPROCS(t *testing.T) {
+	for _, tc := range []struct{ skinned, morphed bool }{{false, false}, {true, false}, {false, true}} {
+		src := dupSoup(3*weldChunk+11, tc.skinned, tc.morphed)
+		want := clone(src)
+		referenceWeld(want)
+		require.Less(t, len(want.Positions), len(src.Positions)/10, "the soup has duplicates")
+		for _, procs := range []int{1, 2, 3, 8} {
+			prev := runtime.GOMAXPROCS(procs)
+			got := clone(src)
+			removed := Weld(got)
+			runtime.GOMAXPROCS(prev)
+			assert.Equal(t, len(src.Positions)-len(want.Positions), removed, "GOMAXPROCS %d %+v", procs, tc)
+			assert.Equal(t, encode(want), encode(got), "GOMAXPROCS %d %+v", procs, tc)
+		}
+	}
+}
+
+// Canonicalize (stored-stream normalisation and Validate in chunks, the
+// weld) gives the same bytes for every GOMAXPROCS, and Validate reports
+// the first bad element in order.
+func TestCanonicalizeSameForEveryGOMAXPROCS(t *testing.T) {
+	src := uvGrid(300)
+	src.Normals = make([]Vec3, len(src.Positions))
+	for i := range src.Normals {
+		src.Normals[i] = Vec3{float32(i % 5), 1, 2} // not unit: normalised
+	}
+	src.Normals[2*validateChunk+3] = Vec3{} // repaired
+	var want []byte
+	for _, procs := range []int{1, 2, 3, 8} {
+		prev := runtime.GOMAXPROCS(procs)
+		got := clone(src)
+		_, err := Canonicalize(got, CanonicalOptions{NoTangents: true})
+		bad := clone(src)
+		bad.Indices[len(bad.Indices)-5] = uint32(len(bad.Positions))
+		bad.Indices[validateChunk+7] = uint32(len(bad.Positions) + 1)
+		badErr := bad.Validate()
+		runtime.GOMAXPROCS(prev)
+		require.NoError(t, err)
+		if want == nil {
+			want = encode(got)
+		}
+		assert.Equal(t, want, encode(got), "GOMAXPROCS %d", procs)
+		require.ErrorIs(t, badErr, ErrInvalidSubmesh)
+		assert.Contains(t, badErr.Error(), "index 90001 at 32775 out of range", "GOMAXPROCS %d", procs)
 	}
 }
