@@ -19,16 +19,22 @@ const octScale = 32767
 // octDecode64 is the reference decoder; it matches tools/meshcheck.py's
 // oct_decode operation for operation (float64, sign(0) = +1).
 func octDecode64(x, y int32) [3]float64 {
-	fx, fy := float64(x)/octScale, float64(y)/octScale
-	fz := 1 - math.Abs(fx) - math.Abs(fy)
-	if fz < 0 {
-		fx, fy = (1-math.Abs(fy))*signNonNeg(fx), (1-math.Abs(fx))*signNonNeg(fy)
-	}
+	fx, fy, fz := octFold(float64(x)/octScale, float64(y)/octScale)
 	n := math.Sqrt(fx*fx + fy*fy + fz*fz)
 	if n == 0 {
 		return [3]float64{}
 	}
 	return [3]float64{fx / n, fy / n, fz / n}
+}
+
+// octFold is the point of the octahedron that the coordinates (fx, fy)
+// = (x, y)/octScale stand for, before it is normalized.
+func octFold(fx, fy float64) (float64, float64, float64) {
+	fz := 1 - math.Abs(fx) - math.Abs(fy)
+	if fz < 0 {
+		fx, fy = (1-math.Abs(fy))*signNonNeg(fx), (1-math.Abs(fx))*signNonNeg(fy)
+	}
+	return fx, fy, fz
 }
 
 func signNonNeg(v float64) float64 {
@@ -60,9 +66,56 @@ func clampOct(v float64) int32 {
 	return int32(max(-octScale, min(octScale, v)))
 }
 
+// octMargin is how far the best candidate's quick dot must lead every
+// other's for octBest to keep it without computing the exact dots. The
+// quick dot (f·u)/|f| (one division) and octDecode64's (f/|f|)·u are each
+// a few float64 roundings of a sum of terms at most 1 in size, so they
+// differ by less than 1e-15: a lead of 1e-12 in quick dots is a strict
+// lead in exact ones. Neighbouring candidates' dots differ by ~1e-10, so
+// few vectors need the exact pass.
+const octMargin = 1e-12
+
 // octBest picks, among the given x and y candidates, the pair whose decode
-// is closest to u.
+// is closest to u (the first such pair in x-major order on a tie). It
+// ranks the candidates by quick dots and, unless the best leads by
+// octMargin, by octBestExact, whose choice it always is.
 func octBest(xs, ys []int32, u [3]float64) [2]int16 {
+	// A repeated candidate decodes alike, so it never replaces the first.
+	if len(xs) == 2 && xs[0] == xs[1] {
+		xs = xs[:1]
+	}
+	if len(ys) == 2 && ys[0] == ys[1] {
+		ys = ys[:1]
+	}
+	var fys [2]float64
+	for j, y := range ys {
+		fys[j] = float64(y) / octScale
+	}
+	best, bestDot, second := [2]int16{}, math.Inf(-1), math.Inf(-1)
+	for _, x := range xs {
+		fx0 := float64(x) / octScale
+		for j, y := range ys {
+			fx, fy, fz := octFold(fx0, fys[j])
+			dot := 0.0
+			if n := math.Sqrt(fx*fx + fy*fy + fz*fz); n != 0 {
+				dot = (fx*u[0] + fy*u[1] + fz*u[2]) / n
+			}
+			switch {
+			case dot > bestDot:
+				best, bestDot, second = [2]int16{int16(x), int16(y)}, dot, bestDot
+			case dot > second:
+				second = dot
+			}
+		}
+	}
+	if bestDot-second > octMargin {
+		return best
+	}
+	return octBestExact(xs, ys, u)
+}
+
+// octBestExact is octBest by the reference decoder's dots.
+func octBestExact(xs, ys []int32, u [3]float64) [2]int16 {
 	best, bestDot := [2]int16{}, math.Inf(-1)
 	for _, x := range xs {
 		for _, y := range ys {

@@ -195,3 +195,91 @@ func TestPlaceholderTangentBitsUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// Why: octBest ranks candidates by quick dots and falls back to the
+// reference decoder's only when the lead is under octMargin; its choice
+// must be octBestExact's for every input, so the bytes never change:
+// random directions, axes and octant seams, grids of quantized points
+// (whose candidates repeat or tie), with both tangent parities.
+func TestOctBestMatchesExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 3))
+	var dirs [][3]float32
+	for range 200000 {
+		u := randomUnit(r)
+		dirs = append(dirs, [3]float32{float32(u[0]), float32(u[1]), float32(u[2])})
+	}
+	for _, a := range []float32{0, 1, -1, 0.5, -0.5, 1e-8, -1e-8} {
+		for _, b := range []float32{0, 1, -1, 0.5, -0.5, 1e-8} {
+			for _, c := range []float32{0, 1, -1, 0.25, -1e-8} {
+				dirs = append(dirs, [3]float32{a, b, c})
+			}
+		}
+	}
+	for x := int32(-octScale); x <= octScale; x += 997 {
+		for y := int32(-octScale); y <= octScale; y += 1009 {
+			d := octDecode64(x, y)
+			dirs = append(dirs, [3]float32{float32(d[0]), float32(d[1]), float32(d[2])})
+		}
+	}
+	exactNormal := func(v [3]float32) [2]int16 {
+		px, py, u := octProject(v)
+		return octBestExact([]int32{clampOct(math.Floor(px)), clampOct(math.Ceil(px))},
+			[]int32{clampOct(math.Floor(py)), clampOct(math.Ceil(py))}, u)
+	}
+	fallbacks := 0
+	for _, v := range dirs {
+		if got, want := EncodeNormal(v), exactNormal(v); got != want {
+			t.Fatalf("EncodeNormal(%v) = %v, the exact ranking gives %v", v, got, want)
+		}
+		_, _, u := octProject(v)
+		for _, neg := range []bool{false, true} {
+			got := EncodeTangent(v, neg)
+			// the same candidates, ranked exactly
+			px, py, _ := octProject(v)
+			lo, parity := int32(math.Floor(px)), int32(0)
+			if neg {
+				parity = 1
+			}
+			if lo&1 != parity {
+				lo--
+			}
+			xs := []int32{lo, lo + 2}
+			for i := range xs {
+				for xs[i] > octScale {
+					xs[i] -= 2
+				}
+				for xs[i] < -octScale {
+					xs[i] += 2
+				}
+			}
+			if want := octBestExact(xs, []int32{clampOct(math.Floor(py)), clampOct(math.Ceil(py))}, u); got != want {
+				t.Fatalf("EncodeTangent(%v, %v) = %v, the exact ranking gives %v", v, neg, got, want)
+			}
+		}
+		if quickLead(v) <= octMargin {
+			fallbacks++
+		}
+	}
+	if fallbacks == 0 {
+		t.Fatal("no input took the exact pass: the fallback is untested")
+	}
+}
+
+// quickLead is how far EncodeNormal's best quick dot leads the next.
+func quickLead(v [3]float32) float64 {
+	px, py, u := octProject(v)
+	best, second := math.Inf(-1), math.Inf(-1)
+	for _, x := range []int32{clampOct(math.Floor(px)), clampOct(math.Ceil(px))} {
+		for _, y := range []int32{clampOct(math.Floor(py)), clampOct(math.Ceil(py))} {
+			fx, fy, fz := octFold(float64(x)/octScale, float64(y)/octScale)
+			d := (fx*u[0] + fy*u[1] + fz*u[2]) / math.Sqrt(fx*fx+fy*fy+fz*fz)
+			switch {
+			case d > best:
+				best, second = d, best
+			case d > second:
+				second = d
+			}
+		}
+	}
+	return best - second
+}
