@@ -437,11 +437,31 @@ func sortTris(ts, scratch []tri, vertexCount int) (sorted, spare []tri) {
 			hi++
 		}
 		if run := scratch[lo:hi]; len(run) > 1 {
-			slices.SortFunc(run, cmpTri)
+			sortRun(run)
 		}
 		lo = hi
 	}
 	return scratch, ts
+}
+
+// sortRun sorts one run of sortTris in cmpTri order: by insertion when it
+// is short, as nearly all are (a vertex is the smallest corner of a few
+// triangles), where slices.SortFunc's call and set-up cost more than the
+// sort. Equal triangles are equal values, so the result is the same
+// either way.
+func sortRun(run []tri) {
+	if len(run) > 12 {
+		slices.SortFunc(run, cmpTri)
+		return
+	}
+	for i := 1; i < len(run); i++ {
+		t := run[i]
+		j := i
+		for ; j > 0 && (run[j-1][1] > t[1] || run[j-1][1] == t[1] && run[j-1][2] > t[2]); j-- {
+			run[j] = run[j-1]
+		}
+		run[j] = t
+	}
 }
 
 func cmpTri(x, y tri) int {

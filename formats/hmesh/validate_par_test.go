@@ -2,7 +2,9 @@ package hmesh
 
 import (
 	"math"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -96,4 +98,26 @@ func BenchmarkDecodeLarge(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// Why: sortTris sorts each run of one smallest corner by insertion when it
+// is short and with slices.SortFunc when long; either way the triangles
+// come out in cmpTri order, repeats included, as one full sort leaves them.
+func TestSortTrisMatchesFullSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 2))
+	const verts = 5000
+	var ts []tri
+	for range 5000 {
+		// runs of a few triangles, and one of hundreds
+		a := uint32(r.IntN(verts / 2))
+		if r.IntN(8) == 0 {
+			a = 3
+		}
+		b, c := a+uint32(r.IntN(8)), a+uint32(r.IntN(verts/2))
+		ts = append(ts, sortedTri(a, b, c))
+	}
+	want := slices.Clone(ts)
+	slices.SortFunc(want, cmpTri)
+	got, _ := sortTris(slices.Clone(ts), nil, verts)
+	require.Equal(t, want, got)
 }
