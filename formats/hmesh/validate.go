@@ -430,18 +430,43 @@ func sortTris(ts, scratch []tri, vertexCount int) (sorted, spare []tri) {
 		scratch[start[t[0]]] = t
 		start[t[0]]++
 	}
+	sortRuns(scratch)
+	return scratch, ts
+}
+
+// bucketTris is sortTris without the unsorted copy: it returns the count
+// triangles each yields (each sorted within, every corner below
+// vertexCount) in cmpTri order, counted by smallest corner on a first
+// call of each and placed straight into dst's memory on a second.
+func bucketTris(dst []tri, count, vertexCount int, each func(put func(tri))) []tri {
+	start := make([]uint32, vertexCount+1)
+	each(func(t tri) { start[t[0]+1]++ })
+	for i := 1; i <= vertexCount; i++ {
+		start[i] += start[i-1]
+	}
+	dst = slices.Grow(dst[:0], count)[:count]
+	each(func(t tri) {
+		dst[start[t[0]]] = t
+		start[t[0]]++
+	})
+	sortRuns(dst)
+	return dst
+}
+
+// sortRuns sorts each run of one smallest corner of ts, which is ordered
+// by smallest corner, by the other two.
+func sortRuns(ts []tri) {
 	lo := 0
-	for lo < len(scratch) {
+	for lo < len(ts) {
 		hi := lo + 1
-		for hi < len(scratch) && scratch[hi][0] == scratch[lo][0] {
+		for hi < len(ts) && ts[hi][0] == ts[lo][0] {
 			hi++
 		}
-		if run := scratch[lo:hi]; len(run) > 1 {
+		if run := ts[lo:hi]; len(run) > 1 {
 			sortRun(run)
 		}
 		lo = hi
 	}
-	return scratch, ts
 }
 
 // sortRun sorts one run of sortTris in cmpTri order: by insertion when it
@@ -487,9 +512,20 @@ func (v *validator) coverage() error {
 		}
 		// The index side (which cannot fail) is gathered and sorted on
 		// another goroutine while this one does the meshlet side, for
-		// submeshes big enough to pay for it.
+		// submeshes big enough to pay for it. Each side is bucket-sorted
+		// in place (bucketTris) when its corners are in range, as they are
+		// after v.indices and v.meshlets, and gathered then sorted
+		// otherwise (ValidateMeshletCoverage on a bad File).
 		idx := f.Indices[sm.FirstIndex:ie]
 		wantSide := func() {
+			if !slices.ContainsFunc(idx, func(i uint32) bool { return int(i) >= len(f.Vertices) }) {
+				want = bucketTris(want, len(idx)/3, len(f.Vertices), func(put func(tri)) {
+					for t := 0; t < len(idx); t += 3 {
+						put(sortedTri(idx[t], idx[t+1], idx[t+2]))
+					}
+				})
+				return
+			}
 			want = slices.Grow(want[:0], len(idx)/3)
 			for t := 0; t < len(idx); t += 3 {
 				want = append(want, sortedTri(idx[t], idx[t+1], idx[t+2]))
@@ -502,10 +538,16 @@ func (v *validator) coverage() error {
 		} else {
 			wantSide()
 		}
-		var err error
-		got, err = v.meshletTris(got[:0], sm.FirstMeshlet, me)
-		if err == nil {
-			got, spare[1] = sortTris(got, spare[1], len(f.Vertices))
+		n, inRange, err := v.meshletTriCount(sm.FirstMeshlet, me)
+		switch {
+		case err != nil:
+		case inRange:
+			got = bucketTris(got, n, len(f.Vertices), func(put func(tri)) { v.eachMeshletTri(sm.FirstMeshlet, me, put) })
+		default:
+			got, err = v.meshletTris(got[:0], sm.FirstMeshlet, me)
+			if err == nil {
+				got, spare[1] = sortTris(got, spare[1], len(f.Vertices))
+			}
 		}
 		wg.Wait()
 		if err != nil {
@@ -521,6 +563,47 @@ func (v *validator) coverage() error {
 		}
 	}
 	return nil
+}
+
+// meshletTriCount checks meshlets [first, end) as meshletTris does
+// (the same first error) and counts their triangles; inRange reports
+// whether every MLVR entry they use is below vertexCount.
+func (v *validator) meshletTriCount(first uint32, end uint64) (n int, inRange bool, err error) {
+	f := v.f
+	inRange = true
+	for k := uint64(first); k < end; k++ {
+		m := f.Meshlets[k]
+		ve := uint64(m.VertexOffset) + uint64(m.VertexCount)
+		te := 3 * (uint64(m.TriangleOffset) + uint64(m.TriangleCount))
+		if ve > uint64(len(f.MeshletVertices)) || te > uint64(len(f.MeshletTriangles)) {
+			return 0, false, v.errf(ChunkMLET, int64(k)*MeshletSize, "meshlet %d: range past MLVR or MLTR", k)
+		}
+		verts := f.MeshletVertices[m.VertexOffset:ve]
+		for _, l := range f.MeshletTriangles[3*uint64(m.TriangleOffset) : te] {
+			if int(l) >= len(verts) {
+				return 0, false, v.errf(ChunkMLET, int64(k)*MeshletSize, "meshlet %d: local index past its vertexCount", k)
+			}
+		}
+		if inRange && slices.ContainsFunc(verts, func(g uint32) bool { return int(g) >= len(f.Vertices) }) {
+			inRange = false
+		}
+		n += int(m.TriangleCount)
+	}
+	return n, inRange, nil
+}
+
+// eachMeshletTri calls put with each triangle of meshlets [first, end),
+// as its sorted vertex triple; meshletTriCount has checked them.
+func (v *validator) eachMeshletTri(first uint32, end uint64, put func(tri)) {
+	f := v.f
+	for k := uint64(first); k < end; k++ {
+		m := f.Meshlets[k]
+		verts := f.MeshletVertices[m.VertexOffset : uint64(m.VertexOffset)+uint64(m.VertexCount)]
+		local := f.MeshletTriangles[3*uint64(m.TriangleOffset) : 3*(uint64(m.TriangleOffset)+uint64(m.TriangleCount))]
+		for t := 0; t < len(local); t += 3 {
+			put(sortedTri(verts[local[t]], verts[local[t+1]], verts[local[t+2]]))
+		}
+	}
 }
 
 // meshletTris appends the triangles of meshlets [first, end), each as its

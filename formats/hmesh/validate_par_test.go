@@ -121,3 +121,82 @@ func TestSortTrisMatchesFullSort(t *testing.T) {
 	got, _ := sortTris(slices.Clone(ts), nil, verts)
 	require.Equal(t, want, got)
 }
+
+// referenceCoverage is coverage as it was written first: both sides
+// gathered, then sorted by sortTris, then compared in order.
+func referenceCoverage(f *File) error {
+	v := &validator{f: f}
+	for s, sm := range f.Submeshes {
+		ie := uint64(sm.FirstIndex) + uint64(sm.IndexCount)
+		me := uint64(sm.FirstMeshlet) + uint64(sm.MeshletCount)
+		if ie > uint64(len(f.Indices)) || me > uint64(len(f.Meshlets)) || sm.IndexCount%3 != 0 {
+			return v.errf(ChunkSUBM, int64(s)*SubMeshSize, "submesh %d: range past IDXS or MLET", s)
+		}
+		var want []tri
+		idx := f.Indices[sm.FirstIndex:ie]
+		for t := 0; t < len(idx); t += 3 {
+			want = append(want, sortedTri(idx[t], idx[t+1], idx[t+2]))
+		}
+		want, _ = sortTris(want, nil, len(f.Vertices))
+		got, err := v.meshletTris(nil, sm.FirstMeshlet, me)
+		if err != nil {
+			return err
+		}
+		got, _ = sortTris(got, nil, len(f.Vertices))
+		if len(want) != len(got) {
+			return v.errf(ChunkSUBM, int64(s)*SubMeshSize, "submesh %d: its meshlets hold %d triangles, its index range %d", s, len(got), len(want))
+		}
+		for i := range want {
+			if want[i] != got[i] {
+				return v.errf(ChunkSUBM, int64(s)*SubMeshSize, "submesh %d: its meshlets do not hold exactly its triangles (first difference: indices %v, meshlets %v)", s, want[i], got[i])
+			}
+		}
+	}
+	return nil
+}
+
+// Why: coverage bucket-sorts each side in place when its corners are in
+// range and gathers then sorts otherwise; on a clean file and on every
+// kind of damage it must answer as the gather-and-sort form does, at
+// every GOMAXPROCS (the index side runs on its own goroutine).
+func TestCoverageMatchesReference(t *testing.T) {
+	big := build(t, gridMesh(260, 260, 260))
+	big.SyncDesc()
+	last := len(big.Meshlets) - 1
+	cases := []struct {
+		name string
+		edit func(f *File)
+	}{
+		{"clean", func(*File) {}},
+		{"index changed", func(f *File) { f.Indices[len(f.Indices)-2] = f.Indices[0] }},
+		{"index out of range", func(f *File) { f.Indices[5*validateChunk] = uint32(len(f.Vertices) + 3) }},
+		{"meshlet vertex out of range", func(f *File) { f.MeshletVertices[f.Meshlets[last].VertexOffset] = 1 << 30 }},
+		{"meshlet vertex changed", func(f *File) { f.MeshletVertices[f.Meshlets[7].VertexOffset+1] = 0 }},
+		{"local index past", func(f *File) { f.MeshletTriangles[3*f.Meshlets[9].TriangleOffset+4] = 250 }},
+		{"meshlet range past", func(f *File) { f.Meshlets[last].VertexOffset = 1 << 31 }},
+		{"triangle dropped", func(f *File) { f.Meshlets[3].TriangleCount-- }},
+	}
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	for _, c := range cases {
+		f := clone(big)
+		f.MeshletTriangles = slices.Clone(big.MeshletTriangles)
+		f.Meshlets = slices.Clone(big.Meshlets)
+		c.edit(f)
+		want := referenceCoverage(f)
+		if c.name == "clean" {
+			require.NoError(t, want)
+		} else {
+			require.Error(t, want, c.name)
+		}
+		for _, procs := range []int{1, 2, 8} {
+			runtime.GOMAXPROCS(procs)
+			got := ValidateMeshletCoverage(f)
+			if want == nil {
+				require.NoError(t, got, "%s at GOMAXPROCS %d", c.name, procs)
+				continue
+			}
+			require.EqualError(t, got, want.Error(), "%s at GOMAXPROCS %d", c.name, procs)
+		}
+	}
+}
