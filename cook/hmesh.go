@@ -46,11 +46,17 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 		r := &c.meshlets[i]
 		nm, nmv, nmt = nm+len(r.Meshlets), nmv+len(r.Vertices), nmt+len(r.Triangles)
 	}
+	// One submesh (base 0) is the file's indices, meshlet vertices and
+	// meshlet triangles as they are: shared, not copied (the encoder only
+	// reads them).
+	one := n == 1
 	f.Vertices = make([]hmesh.Vertex, nv)
-	f.Indices = make([]uint32, ni)
+	if !one {
+		f.Indices = make([]uint32, ni)
+		f.MeshletVertices = make([]uint32, 0, nmv)
+		f.MeshletTriangles = make([]uint8, 0, nmt)
+	}
 	f.Meshlets = make([]hmesh.Meshlet, 0, nm)
-	f.MeshletVertices = make([]uint32, 0, nmv)
-	f.MeshletTriangles = make([]uint8, 0, nmt)
 	f.MeshletBounds = make([]hmesh.MeshletBounds, 0, nm)
 	f.Submeshes = make([]hmesh.SubMesh, 0, n)
 	subBounds := c.bounds
@@ -69,12 +75,16 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 				verts[v] = gpuVertex(s, v)
 			}
 		})
-		idx := f.Indices[firstIndex : firstIndex+len(s.Indices)]
-		par.Ranges(len(idx), kPackChunk, func(_, lo, hi int) {
-			for k := lo; k < hi; k++ {
-				idx[k] = s.Indices[k] + base
-			}
-		})
+		if one {
+			f.Indices = s.Indices
+		} else {
+			idx := f.Indices[firstIndex : firstIndex+len(s.Indices)]
+			par.Ranges(len(idx), kPackChunk, func(_, lo, hi int) {
+				for k := lo; k < hi; k++ {
+					idx[k] = s.Indices[k] + base
+				}
+			})
+		}
 
 		f.Submeshes = append(f.Submeshes, hmesh.SubMesh{
 			FirstIndex:   uint32(firstIndex),
@@ -96,10 +106,14 @@ func packHMesh(job Job, c *cooked, opts Options) ([]outputFile, error) {
 				TriangleCount:  m.TriangleCount,
 			})
 		}
-		for _, v := range r.Vertices {
-			f.MeshletVertices = append(f.MeshletVertices, v+base)
+		if one {
+			f.MeshletVertices, f.MeshletTriangles = r.Vertices, r.Triangles
+		} else {
+			for _, v := range r.Vertices {
+				f.MeshletVertices = append(f.MeshletVertices, v+base)
+			}
+			f.MeshletTriangles = append(f.MeshletTriangles, r.Triangles...)
 		}
-		f.MeshletTriangles = append(f.MeshletTriangles, r.Triangles...)
 		for _, b := range c.mbounds[i] {
 			f.MeshletBounds = append(f.MeshletBounds, hmesh.MeshletBounds{
 				Center: b.Center, Radius: b.Radius, ConeAxis: b.ConeAxis, ConeCutoff: b.ConeCutoff,
