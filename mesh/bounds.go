@@ -138,25 +138,30 @@ func boundingSphere(pts []Vec3) ([3]float64, float64) {
 	grow := func(c [3]float64, r float64) ([3]float64, float64) {
 		// A point whose squared distance is below inner is inside without
 		// its root: the rounded root of anything below r²(1-1e-12) is at
-		// most r, so the test decides exactly as d > r does.
+		// most r, so the test decides exactly as d > r does. The centre is
+		// kept in three scalars (an array indexed in a loop lives in
+		// memory); the arithmetic is dist2's and the update's, term by term.
+		cx, cy, cz := c[0], c[1], c[2]
 		inner := r * r * (1 - 1e-12)
-		for i := 0; i < n; i++ {
-			p := at(pts, i)
-			d2 := dist2(p, c)
+		for i := range pts {
+			p := &pts[i]
+			px, py, pz := float64(p[0]), float64(p[1]), float64(p[2])
+			dx, dy, dz := px-cx, py-cy, pz-cz
+			d2 := dx*dx + dy*dy + dz*dz
 			if d2 <= inner {
 				continue
 			}
 			if d := math.Sqrt(d2); d > r {
 				nr := (r + d) / 2
 				t := (nr - r) / d
-				for k := 0; k < 3; k++ {
-					c[k] += (p[k] - c[k]) * t
-				}
+				cx += (px - cx) * t
+				cy += (py - cy) * t
+				cz += (pz - cz) * t
 				r = nr
 				inner = r * r * (1 - 1e-12)
 			}
 		}
-		return c, r
+		return [3]float64{cx, cy, cz}, r
 	}
 	c, r = grow(c, r)
 	bc, br := c, r
