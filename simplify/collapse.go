@@ -277,13 +277,14 @@ func (s *state) cachedError(i0, i1 uint32, q, a *float64, ver *uint32) (float64,
 // rankRange computes each candidate's error and picks its direction.
 func (s *state) rankRange(list []collapse) {
 	var none edgeCache
+	var noAttr edgeAttr
 	for i := range list {
 		c := &list[i]
-		ec := s.cacheFor(c.slot, &none)
-		q, a := s.cachedError(c.v0, c.v1, &ec.q01, &ec.a01, &ec.ver0)
+		ec, ea := s.cacheFor(c.slot, &none, &noAttr)
+		q, a := s.cachedError(c.v0, c.v1, &ec.q01, &ea.a01, &ec.ver0)
 		e := s.rankError(c.v0, c.v1, q)
 		if c.bidi {
-			rq, ra := s.cachedError(c.v1, c.v0, &ec.q10, &ec.a10, &ec.ver1)
+			rq, ra := s.cachedError(c.v1, c.v0, &ec.q10, &ea.a10, &ec.ver1)
 			if r := s.rankError(c.v1, c.v0, rq); r < e {
 				c.v0, c.v1, c.r0, c.r1, e, q, a = c.v1, c.v0, c.r1, c.r0, r, rq, ra
 			}
@@ -424,12 +425,18 @@ func (s *state) remapResult() {
 		if w != lo {
 			copy(s.result[w:w+n], s.result[lo:lo+n])
 			copy(s.ecache[2*w/3:2*(w+n)/3], s.ecache[2*lo/3:2*(lo+n)/3])
+			if s.eattr != nil {
+				copy(s.eattr[2*w/3:2*(w+n)/3], s.eattr[2*lo/3:2*(lo+n)/3])
+			}
 			copy(s.eslot[w/3:(w+n)/3], s.eslot[lo/3:(lo+n)/3])
 		}
 		w += n
 	}
 	s.result = s.result[:w]
 	s.ecache = s.ecache[:2*w/3]
+	if s.eattr != nil {
+		s.eattr = s.eattr[:2*w/3]
+	}
 	s.eslot = s.eslot[:w/3]
 }
 
@@ -438,6 +445,10 @@ func (s *state) remapResult() {
 func (s *state) remapRange(lo, hi int) int {
 	tris := s.result[lo:hi]
 	ec := s.ecache[2*lo/3 : 2*hi/3]
+	var ea []edgeAttr
+	if s.eattr != nil {
+		ea = s.eattr[2*lo/3 : 2*hi/3]
+	}
 	es := s.eslot[lo/3 : hi/3]
 	w := 0
 	for t := 0; t+2 < len(tris); t += 3 {
@@ -448,7 +459,7 @@ func (s *state) remapRange(lo, hi int) int {
 			continue
 		}
 		tris[w], tris[w+1], tris[w+2] = a, b, c
-		moveCache(ec, es, t/3, w/3, old, [3]uint32{a, b, c})
+		moveCache(ec, ea, es, t/3, w/3, old, [3]uint32{a, b, c})
 		w += 3
 	}
 	return w

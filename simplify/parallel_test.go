@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The blocked, chunked steps must give exactly what one sequential sweep
@@ -155,5 +157,45 @@ func TestSortCollapsesStableForEveryGOMAXPROCS(t *testing.T) {
 				t.Fatalf("GOMAXPROCS %d: rank %d holds candidate %d, want %d", procs, i, c.v0, want[i])
 			}
 		}
+	}
+}
+
+// The edge cache is exact: after passes that collapsed, compacted and
+// moved entries, every candidate ranked from the cache carries the errors
+// collapseError computes afresh, with weighted attributes (their parts
+// kept beside the cache, eattr) and without (no eattr at all).
+func TestEdgeCacheMatchesFreshErrors(t *testing.T) {
+	bumpy := func(x, y float64) float64 { return 0.05 * math.Sin(9*x) * math.Cos(7*y) }
+	for _, c := range []struct {
+		name  string
+		m     testMesh
+		w     Weights
+		attrs bool
+	}{
+		{"positions only", grid(80, 70, bumpy), Weights{}, false},
+		{"normals and uv", sphere(64, 96), Weights{Normal: 0.5, UV: 0.5}, true},
+		{"seams", seamedGrid(60), Weights{UV: 1}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := Options{TargetError: 1, AttributeWeights: c.w}
+			_, s, err := prepare(context.Background(), c.m.idx, c.m.pos, c.m.attrs, opts)
+			require.NoError(t, err)
+			require.Equal(t, c.attrs, s.eattr != nil, "attribute parts kept only when weighted")
+			require.NoError(t, s.collapseTo(len(s.result)/2/3*3))
+			s.adjOff, s.adj = buildAdjacency(s.result, s.n, s.remap, s.adjOff, s.adj)
+			s.pickCollapses()
+			require.NotEmpty(t, s.coll)
+			cached := 0
+			for i := range s.coll {
+				cd := &s.coll[i]
+				if cd.slot != noSlot {
+					cached++
+				}
+				q, a := s.collapseError(cd.v0, cd.v1)
+				require.Equalf(t, q, cd.qerr, "candidate %d (%d→%d): cached quadric error", i, cd.v0, cd.v1)
+				require.Equalf(t, a, cd.attr, "candidate %d (%d→%d): cached attribute error", i, cd.v0, cd.v1)
+			}
+			require.Positive(t, cached)
+		})
 	}
 }

@@ -115,8 +115,14 @@ type collapse struct {
 type edgeCache struct {
 	ver0, ver1 uint32
 	q01, q10   float64
-	a01, a10   float64 // the attribute parts of q01 and q10
 }
+
+// edgeAttr is the attribute part of an edgeCache entry's errors (a01 of
+// q01, a10 of q10), kept beside it (state.eattr) only when attributes are
+// weighted: without them the parts are 0 and the cache is 24 bytes an
+// entry instead of 40. An entry's validity is its edgeCache's versions,
+// which are written with it.
+type edgeAttr struct{ a01, a10 float64 }
 
 // state is one simplification in progress. All positions are normalized to
 // the unit extent; all errors inside are squared normalized distances.
@@ -169,6 +175,7 @@ type state struct {
 	regionTris int         // triangles per region (defaultRegionTris, or less in tests)
 	visited    []bool      // per candidate: a walk of this pass went past it
 	ecache     []edgeCache // two per triangle of result (see edgecache.go)
+	eattr      []edgeAttr  // beside ecache when s.k > 0, else nil
 	eslot      []uint8     // per triangle of result: the corners its entries hold
 	qver       []uint32    // per class: bumped when collapseError inputs change
 
@@ -229,6 +236,9 @@ func newState(indices []uint32, positions [][3]float32, attrs Attributes, opts *
 	s.limit = limit * limit
 
 	s.setupAttributes(attrs, opts.AttributeWeights)
+	if s.k > 0 {
+		s.eattr = make([]edgeAttr, len(s.ecache))
+	}
 	s.fillQuadrics()
 
 	s.adjOff = make([]uint32, n+1)
