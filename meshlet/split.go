@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/meshcook/meshcook/internal/par"
 )
@@ -224,19 +225,42 @@ func kdSplit(items []splitItem, first, parts int, label []uint32) {
 		}
 		return
 	}
+	k, left := kdDivide(items, parts)
+	if len(items) < kdParallelItems {
+		kdSplit(items[:k], first, left, label)
+		kdSplit(items[k:], first+left, parts-left, label)
+		return
+	}
+	// The halves hold disjoint items and write disjoint labels: the
+	// labels are the same whichever finishes first.
+	var wg sync.WaitGroup
+	wg.Go(func() { kdSplit(items[:k], first, left, label) })
+	kdSplit(items[k:], first+left, parts-left, label)
+	wg.Wait()
+}
+
+// kdDivide is one level of kdSplit: it selects the items so that the
+// first k (left of the parts' share) lie before the rest along the
+// widest axis of their centroids' box, and returns k and the parts that
+// go left.
+func kdDivide(items []splitItem, parts int) (k, left int) {
 	mn, mx := centroidBox(items)
 	axis, ext := 0, float64(mx[0])-float64(mn[0])
-	for k := 1; k < 3; k++ {
-		if e := float64(mx[k]) - float64(mn[k]); e > ext {
-			axis, ext = k, e
+	for a := 1; a < 3; a++ {
+		if e := float64(mx[a]) - float64(mn[a]); e > ext {
+			axis, ext = a, e
 		}
 	}
-	left := parts / 2
-	k := int(uint64(len(items)) * uint64(left) / uint64(parts))
+	left = parts / 2
+	k = int(uint64(len(items)) * uint64(left) / uint64(parts))
 	selectHist(items, k, axis, float64(mn[axis]), ext)
-	kdSplit(items[:k], first, left, label)
-	kdSplit(items[k:], first+left, parts-left, label)
+	return k, left
 }
+
+// kdParallelItems is the fewest items whose two halves kdSplit splits on
+// two goroutines: on the 1.19M-triangle bench mesh the serial split took
+// 32 ms of the vertex-cache stage and 26 ms of the meshlet stage.
+const kdParallelItems = 1 << 16
 
 // centroidBox is the bounding box of the items' centroids. It repeats
 // geomBox's loop for another element type: a shared accumulator method

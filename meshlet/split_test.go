@@ -2,10 +2,13 @@ package meshlet
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Meshes over partTriangles go through the parallel split: every contract
@@ -194,5 +197,39 @@ func TestSelectHist(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Above kdParallelItems kdSplit splits the two halves of each level on two
+// goroutines; the labels must be those of the plain recursion, on inputs
+// with ties, clusters and an uneven part count.
+func TestKDSplitParallelMatchesSerial(t *testing.T) {
+	var serial func(items []splitItem, first, parts int, label []uint32)
+	serial = func(items []splitItem, first, parts int, label []uint32) {
+		if parts == 1 {
+			for i := range items {
+				label[items[i].id] = uint32(first)
+			}
+			return
+		}
+		k, left := kdDivide(items, parts)
+		serial(items[:k], first, left, label)
+		serial(items[k:], first+left, parts-left, label)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 5*kdParallelItems + 321
+	items := make([]splitItem, n)
+	for i := range items {
+		c := [3]float32{rng.Float32(), rng.Float32() * 3, rng.Float32() * 0.5}
+		if i%7 == 0 {
+			c = [3]float32{float32(i % 5), 1, 0} // ties and clusters
+		}
+		items[i] = splitItem{c, uint32(i)}
+	}
+	for _, parts := range []int{2, 7, 19, 64} {
+		want, got := make([]uint32, n), make([]uint32, n)
+		serial(slices.Clone(items), 0, parts, want)
+		kdSplit(slices.Clone(items), 0, parts, got)
+		require.Equalf(t, want, got, "%d parts", parts)
 	}
 }
