@@ -199,3 +199,60 @@ func TestEdgeCacheMatchesFreshErrors(t *testing.T) {
 		})
 	}
 }
+
+// buildRemap groups the vertices of each position on up to eight
+// goroutines; for every GOMAXPROCS each vertex must map to the first
+// vertex at its position, and each position's wedge list must run from
+// that first vertex through the others in reverse index order (as one
+// walk linking them in index order leaves it), with -0 and +0 one
+// position and unused vertices left alone.
+func TestBuildRemapMatchesOneWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 3*remapParallelVertices + 99
+	pos := make([][3]float32, n)
+	used := make([]bool, n)
+	for i := range pos {
+		pos[i] = [3]float32{float32(rng.IntN(200)), float32(rng.IntN(200)), float32(rng.IntN(4))}
+		if i%11 == 0 {
+			pos[i][2] = float32(math.Copysign(0, -1)) // -0 joins +0
+		}
+		used[i] = i%13 != 0
+	}
+	groups := map[[3]float32][]uint32{}
+	for i, p := range pos {
+		if !used[i] {
+			continue
+		}
+		for j := range p {
+			if p[j] == 0 {
+				p[j] = 0 // +0
+			}
+		}
+		groups[p] = append(groups[p], uint32(i))
+	}
+	wantRemap, wantWedge := make([]uint32, n), make([]uint32, n)
+	for i := range wantRemap {
+		wantRemap[i], wantWedge[i] = uint32(i), uint32(i)
+	}
+	for _, m := range groups {
+		for j, v := range m {
+			wantRemap[v] = m[0]
+			if j > 0 {
+				wantWedge[v] = m[j-1]
+			}
+		}
+		wantWedge[m[0]] = m[len(m)-1]
+	}
+	for _, procs := range []int{1, 2, 3, 8} {
+		prev := runtime.GOMAXPROCS(procs)
+		s := &state{n: n, used: used}
+		s.buildRemap(pos)
+		runtime.GOMAXPROCS(prev)
+		// The first difference only: a diff of whole slices this long
+		// would take minutes to print.
+		for i := range n {
+			require.Equalf(t, wantRemap[i], s.remap[i], "GOMAXPROCS %d: remap of vertex %d", procs, i)
+			require.Equalf(t, wantWedge[i], s.wedge[i], "GOMAXPROCS %d: wedge of vertex %d", procs, i)
+		}
+	}
+}

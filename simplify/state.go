@@ -3,6 +3,7 @@ package simplify
 import (
 	"context"
 	"math"
+	"math/bits"
 	"runtime"
 
 	"github.com/meshcook/meshcook/internal/par"
@@ -298,41 +299,75 @@ func (s *state) buildRemap(positions [][3]float32) {
 		}
 		return k
 	}
-	size := 1
-	for size < s.n+s.n/4+1 {
-		size *= 2
-	}
-	table := make([]uint32, size)
-	for i := range table {
-		table[i] = noVertex
-	}
-	mask := uint32(size - 1)
-	for i := range uint32(s.n) {
-		s.remap[i], s.wedge[i] = i, i
-		if !s.used[i] {
-			continue
-		}
-		k := key(i)
+	hash := func(k [3]uint32) uint32 {
 		h := (k[0] ^ k[0]>>17) * 73856093
 		h ^= (k[1] ^ k[1]>>17) * 19349663
 		h ^= (k[2] ^ k[2]>>17) * 83492791
-		b := h & mask
-		for probe := uint32(1); ; probe++ {
-			r := table[b]
-			if r == noVertex {
-				table[b] = i
-				break
-			}
-			if key(r) == k {
-				s.remap[i] = r
-				s.wedge[i] = s.wedge[r]
-				s.wedge[r] = i
-				break
-			}
-			b = (b + probe) & mask
-		}
+		return h
 	}
+	// Vertices at one position share their hash, so each goroutine owns
+	// the positions whose hash falls in its range (the top bits) and
+	// walks every vertex in index order, keeping only its own: each
+	// position's vertices are linked in index order by one goroutine, as
+	// one walk over all of them would, and the goroutines write disjoint
+	// entries.
+	shift := uint(32)
+	if s.n >= remapParallelVertices {
+		shift = 32 - uint(bits.Len(uint(min(runtime.GOMAXPROCS(0), maxRemapRanges)-1)))
+	}
+	ranges := 1
+	if shift < 32 {
+		ranges = 1 << (32 - shift)
+	}
+	par.Each(ranges, func(g int) {
+		size := 1
+		for size < (s.n+s.n/4)/ranges+1 {
+			size *= 2
+		}
+		table := make([]uint32, size)
+		for i := range table {
+			table[i] = noVertex
+		}
+		mask := uint32(size - 1)
+		for i := range uint32(s.n) {
+			if !s.used[i] {
+				if g == 0 {
+					s.remap[i], s.wedge[i] = i, i
+				}
+				continue
+			}
+			k := key(i)
+			h := hash(k)
+			if shift < 32 && int(h>>shift) != g {
+				continue
+			}
+			s.remap[i], s.wedge[i] = i, i
+			b := h & mask
+			for probe := uint32(1); ; probe++ {
+				r := table[b]
+				if r == noVertex {
+					table[b] = i
+					break
+				}
+				if key(r) == k {
+					s.remap[i] = r
+					s.wedge[i] = s.wedge[r]
+					s.wedge[r] = i
+					break
+				}
+				b = (b + probe) & mask
+			}
+		}
+	})
 }
+
+// buildRemap's split: meshes of remapParallelVertices vertices or more
+// are grouped on up to maxRemapRanges goroutines (a power of two, by the
+// top bits of the position hash).
+const (
+	remapParallelVertices = 1 << 16
+	maxRemapRanges        = 8
+)
 
 // classify finds open (unpaired) half-edges in the unwelded mesh and sorts
 // each position into manifold, border, seam or locked, after meshoptimizer's
