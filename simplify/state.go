@@ -311,14 +311,11 @@ func (s *state) buildRemap(positions [][3]float32) {
 	// position's vertices are linked in index order by one goroutine, as
 	// one walk over all of them would, and the goroutines write disjoint
 	// entries.
-	shift := uint(32)
-	if s.n >= remapParallelVertices {
-		shift = 32 - uint(bits.Len(uint(min(runtime.GOMAXPROCS(0), maxRemapRanges)-1)))
-	}
 	ranges := 1
-	if shift < 32 {
-		ranges = 1 << (32 - shift)
+	if s.n >= remapParallelVertices {
+		ranges = 1 << bits.Len(uint(min(runtime.GOMAXPROCS(0), maxRemapRanges)-1))
 	}
+	shift := uint(32 - bits.Len(uint(ranges-1))) // range of hash h: h >> shift
 	par.Each(ranges, func(g int) {
 		size := 1
 		for size < (s.n+s.n/4)/ranges+1 {
@@ -338,7 +335,7 @@ func (s *state) buildRemap(positions [][3]float32) {
 			}
 			k := key(i)
 			h := hash(k)
-			if shift < 32 && int(h>>shift) != g {
+			if ranges > 1 && int(h>>shift) != g {
 				continue
 			}
 			s.remap[i], s.wedge[i] = i, i
