@@ -214,9 +214,12 @@ func textureUses(scene *mesh.Scene, order []int) map[int]*textureUse {
 // Files come out in image index order, so outputs do not depend on
 // material order beyond the color/data decision.
 func packTextures(ctx context.Context, job Job, scene *mesh.Scene, to TextureOptions) ([]outputFile, []string) {
+	// Only each submesh's Material is read: the mesh stages rewrite the
+	// submeshes' streams meanwhile (a range copy of the struct would read
+	// them too, a data race).
 	used := make([]int, len(scene.Submeshes))
-	for i, s := range scene.Submeshes {
-		used[i] = s.Material
+	for i := range scene.Submeshes {
+		used[i] = scene.Submeshes[i].Material
 	}
 	_, order := hmat.Slots(used)
 	uses := textureUses(scene, order)
