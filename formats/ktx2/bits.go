@@ -1,5 +1,7 @@
 package ktx2
 
+import "encoding/binary"
+
 // Bit streams of the Basis Universal formats: both UASTC blocks and the
 // BasisLZ sections are written from the least significant bit of the first
 // byte upwards, values LSB first.
@@ -57,13 +59,30 @@ func (r *bitReader) get(n uint) uint32 {
 	return v
 }
 
-// putBlockBits sets n bits of the 16-byte block at bit offset at to v.
-func putBlockBits(blk *[16]byte, at int, v uint32, n int) {
-	for i := range n {
-		if v>>i&1 != 0 {
-			blk[(at+i)>>3] |= 1 << ((at + i) & 7)
-		}
+// blockWriter builds a 16-byte block bit by bit from bit 0 (the low bit
+// of byte 0), as one 128-bit little-endian number.
+type blockWriter struct {
+	lo, hi uint64
+	at     int
+}
+
+// put appends the low n bits of v (n <= 32).
+func (w *blockWriter) put(v uint32, n int) {
+	x := uint64(v) & (1<<n - 1)
+	if w.at < 64 {
+		w.lo |= x << w.at
+		w.hi |= x >> (64 - w.at) // 0 unless the bits straddle bit 64
+	} else {
+		w.hi |= x << (w.at - 64)
 	}
+	w.at += n
+}
+
+func (w *blockWriter) bytes() [16]byte {
+	var blk [16]byte
+	binary.LittleEndian.PutUint64(blk[:8], w.lo)
+	binary.LittleEndian.PutUint64(blk[8:], w.hi)
+	return blk
 }
 
 // blockBits reads n bits of a 16-byte block at bit offset at.

@@ -335,13 +335,9 @@ type etc1Hints struct {
 
 // pack writes b as 16 bytes.
 func (b *uastcBlock) pack() [16]byte {
-	var blk [16]byte
+	var bw blockWriter
 	md := &uastcModes[b.mode]
-	at := 0
-	put := func(v uint32, n int) {
-		putBlockBits(&blk, at, v, n)
-		at += n
-	}
+	put := bw.put
 	put(md.code, int(md.codeLen))
 	if b.mode == uastcSolid {
 		for _, c := range b.sol {
@@ -353,7 +349,7 @@ func (b *uastcBlock) pack() [16]byte {
 		put(uint32(b.etc.r), 5)
 		put(uint32(b.etc.g), 5)
 		put(uint32(b.etc.b), 5)
-		return blk
+		return bw.bytes()
 	}
 	// Hints: BC1 hints are left 0 (the BC1 transcoder then encodes from
 	// the decoded pixels), ETC1 bias 0 (none), ETC2 hints 0.
@@ -388,7 +384,7 @@ func (b *uastcBlock) pack() [16]byte {
 		}
 		put(uint32(b.w[i]), nb)
 	}
-	return blk
+	return bw.bytes()
 }
 
 // isAnchor reports whether weight i (pixel-major, plane-minor) is a

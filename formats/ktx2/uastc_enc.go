@@ -1,5 +1,7 @@
 package ktx2
 
+import "math"
+
 // UASTC block encoder.
 //
 // Per mode, each group of channels sharing one weight plane is fitted by
@@ -76,6 +78,7 @@ func encodeUASTC(px *[16][4]uint8, effort uastcEffort) ([16]byte, [16][4]uint8) 
 			modes = append(modes, 12, 14)
 		}
 	}
+	bf := blockFit{px: px}
 	var best uastcBlock
 	bestErr := int64(-1)
 	for k, m := range modes {
@@ -87,15 +90,20 @@ func encodeUASTC(px *[16][4]uint8, effort uastcEffort) ([16]byte, [16][4]uint8) 
 		if md.planes == 2 {
 			ccs = worstChannel(px, &best.px, md.comps)
 		}
-		b, e := fitUASTC(px, m, ccs)
+		limit := int64(math.MaxInt64) // the first mode is always kept
+		if k > 0 {
+			limit = bestErr
+		}
+		b, e := bf.fitMode(m, ccs, limit)
 		if bestErr < 0 || e < bestErr {
 			best, bestErr = b, e
 		}
 	}
 	if opaque && !grey && effort >= uastcGood && bestErr > partitionMinErr {
 		for _, pat := range bestPatterns(px, 2) {
+			sub := newSubsets(px, pat)
 			for _, m := range []int{2, 4} {
-				b, e := fitPartitioned(px, m, pat)
+				b, e := sub.fit(px, m, bestErr)
 				if e < bestErr {
 					best, bestErr = b, e
 				}
@@ -113,41 +121,49 @@ const partitionMinErr = 48
 // bestPatterns returns the k two-subset patterns whose subsets are most
 // uniform (least squared distance to each subset's mean RGB), best first,
 // ties to the lower index.
+//
+// A pattern's error is Σ over subsets and channels of s2 − s²/cnt (s the
+// sum, s2 the sum of squares, integer division). The s2 terms add up to
+// the whole block's, the same for every pattern, so only the subset sums
+// are taken per pattern: subset 1's from its pixels, subset 0's as the
+// block's minus subset 1's.
 func bestPatterns(px *[16][4]uint8, k int) []int {
-	type cand struct {
-		pat int
-		e   int64
+	var all uint64 // R, G, B sums in 16-bit lanes (16 × 255 < 2^16)
+	var sq int64
+	var packed [16]uint64
+	for i := range 16 {
+		r, g, b := uint64(px[i][0]), uint64(px[i][1]), uint64(px[i][2])
+		packed[i] = r | g<<16 | b<<32
+		all += packed[i]
+		sq += int64(r*r + g*g + b*b)
 	}
-	var cs [len(patterns2)]cand
+	var cs [len(patterns2)]int64
 	for p := range patterns2 {
-		var s, s2 [2][3]int64
-		var cnt [2]int64
-		for i := range 16 {
-			g := patterns2[p][i]
-			cnt[g]++
-			for c := range 3 {
-				v := int64(px[i][c])
-				s[g][c] += v
-				s2[g][c] += v * v
+		pp := &pattern2Subset1[p]
+		var s1 uint64
+		for _, i := range pp.px[:pp.n] {
+			s1 += packed[i]
+		}
+		s0 := all - s1
+		n1, n0 := int64(pp.n), int64(16-pp.n)
+		e := sq
+		for c := range 3 {
+			a, b := int64(s0>>(16*c)&0xffff), int64(s1>>(16*c)&0xffff)
+			if n0 > 0 {
+				e -= a * a / n0
+			}
+			if n1 > 0 {
+				e -= b * b / n1
 			}
 		}
-		var e int64
-		for g := range 2 {
-			if cnt[g] == 0 {
-				continue
-			}
-			for c := range 3 {
-				e += s2[g][c] - s[g][c]*s[g][c]/cnt[g]
-			}
-		}
-		cs[p] = cand{p, e}
+		cs[p] = e
 	}
 	out := make([]int, 0, k)
 	used := [len(patterns2)]bool{}
 	for range k {
 		b := -1
 		for p := range cs {
-			if !used[p] && (b < 0 || cs[p].e < cs[b].e) {
+			if !used[p] && (b < 0 || cs[p] < cs[b]) {
 				b = p
 			}
 		}
@@ -157,27 +173,66 @@ func bestPatterns(px *[16][4]uint8, k int) []int {
 	return out
 }
 
-// fitPartitioned encodes an opaque block in two-subset RGB mode m with
-// pattern pat and returns the block and its squared error over RGBA.
-func fitPartitioned(px *[16][4]uint8, m, pat int) (uastcBlock, int64) {
-	md := &uastcModes[m]
-	b := uastcBlock{mode: m, pat: pat}
-	r := bise[md.epRange]
-	wt := uastcWeights[md.weightBits]
-	for s := range 2 {
-		var x [16][4]int32
-		var idx [16]int
-		cnt := 0
-		for i := range 16 {
-			if int(patterns2[pat][i]) == s {
-				for c := range 3 {
-					x[cnt][c] = int32(px[i][c])
-				}
-				idx[cnt] = i
-				cnt++
+// pattern2Subset1 lists, per two-subset pattern, the pixels in subset 1.
+var pattern2Subset1 = func() (t [len(patterns2)]struct {
+	px [16]uint8
+	n  int
+}) {
+	for p := range patterns2 {
+		for i, g := range patterns2[p] {
+			if g == 1 {
+				t[p].px[t[p].n] = uint8(i)
+				t[p].n++
 			}
 		}
-		lo, hi, w, dec, _ := fitPixels(&x, cnt, 3, r, wt)
+	}
+	return t
+}()
+
+// subsets2 are the two subsets of a block under a two-subset pattern:
+// each one's pixels (RGB, in raster order), where they sit in the block,
+// and the seed of its line fit, shared by the modes tried.
+type subsets2 struct {
+	pat  int
+	x    [2][16][4]int32
+	idx  [2][16]uint8
+	cnt  [2]int
+	seed [2]lineSeed
+}
+
+func newSubsets(px *[16][4]uint8, pat int) *subsets2 {
+	sb := &subsets2{pat: pat}
+	for i := range 16 {
+		s := patterns2[pat][i]
+		j := sb.cnt[s]
+		for c := range 3 {
+			sb.x[s][j][c] = int32(px[i][c])
+		}
+		sb.idx[s][j] = uint8(i)
+		sb.cnt[s]++
+	}
+	for s := range 2 {
+		sb.seed[s] = lineStart(&sb.x[s], sb.cnt[s], 3)
+	}
+	return sb
+}
+
+// fit encodes the opaque block px in two-subset RGB mode m and returns
+// the block and its squared error over RGBA. An error of limit or more is
+// all it returns once it knows the error reaches limit (the block is then
+// incomplete).
+func (sb *subsets2) fit(px *[16][4]uint8, m int, limit int64) (uastcBlock, int64) {
+	md := &uastcModes[m]
+	b := uastcBlock{mode: m, pat: sb.pat}
+	r := bise[md.epRange]
+	wt := uastcWeights[md.weightBits]
+	var sum int64 // the subsets' errors so far
+	for s := range 2 {
+		cnt := sb.cnt[s]
+		lo, hi, w, dec, e := fitLine(&sb.x[s], cnt, 3, sb.seed[s], r, wt, limit-sum)
+		if sum += e; sum >= limit {
+			return b, sum
+		}
 		// The subset's anchor (its first pixel) needs its top bit 0.
 		if int(w[0]) >= len(wt)/2 {
 			lo, hi = hi, lo
@@ -189,7 +244,7 @@ func fitPartitioned(px *[16][4]uint8, m, pat int) (uastcBlock, int64) {
 			b.ep[s*6+2*c], b.ep[s*6+2*c+1] = lo[c], hi[c]
 		}
 		for j := range cnt {
-			i := idx[j]
+			i := sb.idx[s][j]
 			b.w[i] = w[j]
 			b.px[i] = [4]uint8{uint8(dec[j][0]), uint8(dec[j][1]), uint8(dec[j][2]), 255}
 		}
@@ -233,16 +288,30 @@ func worstChannel(px, dec *[16][4]uint8, comps int) int {
 func compsOf(comps int) []int {
 	switch comps {
 	case 2:
-		return []int{0, 3}
+		return compsLA
 	case 3:
-		return []int{0, 1, 2}
+		return compsRGB
 	}
-	return []int{0, 1, 2, 3}
+	return compsRGBA
 }
 
-// fitUASTC encodes px in mode m (ccs: the dual-plane channel, or -1) and
-// returns the block with its decoded pixels and squared error.
-func fitUASTC(px *[16][4]uint8, m, ccs int) (uastcBlock, int64) {
+var compsLA, compsRGB, compsRGBA = []int{0, 3}, []int{0, 1, 2}, []int{0, 1, 2, 3}
+
+// blockFit is one block's single-subset fits; it keeps each group's line
+// seed (which depends only on the group's channels) for the modes after
+// the first.
+type blockFit struct {
+	px   *[16][4]uint8
+	have uint16 // bit mask: seed[mask] is set
+	seed [16]lineSeed
+}
+
+// fitMode encodes the block in mode m (ccs: the dual-plane channel, or -1)
+// and returns the block with its decoded pixels and squared error. As for
+// subsets2.fit, an error of limit or more may come with an incomplete
+// block.
+func (bf *blockFit) fitMode(m, ccs int, limit int64) (uastcBlock, int64) {
+	px := bf.px
 	md := &uastcModes[m]
 	b := uastcBlock{mode: m}
 	if md.planes == 2 {
@@ -251,18 +320,23 @@ func fitUASTC(px *[16][4]uint8, m, ccs int) (uastcBlock, int64) {
 	comps := compsOf(md.comps)
 	r := bise[md.epRange]
 	wt := uastcWeights[md.weightBits]
-	// Groups of component indices (into comps) sharing a weight plane.
-	var groups [2][]int
+	// Groups of component indices (into comps) sharing a weight plane,
+	// and the RGBA channels each covers.
+	var groups [2][4]int
+	var ng [2]int
+	var mask [2]uint16
 	for k, ch := range comps {
+		g := 0
 		if md.planes == 2 && ch == ccs {
-			groups[1] = append(groups[1], k)
-		} else {
-			groups[0] = append(groups[0], k)
+			g = 1
 		}
+		groups[g][ng[g]] = k
+		ng[g]++
+		mask[g] |= 1 << ch
 	}
 	var total int64
 	for plane := range md.planes {
-		g := groups[plane]
+		g := groups[plane][:ng[plane]]
 		if len(g) == 0 {
 			continue
 		}
@@ -272,12 +346,20 @@ func fitUASTC(px *[16][4]uint8, m, ccs int) (uastcBlock, int64) {
 				x[i][j] = int32(px[i][comps[k]])
 			}
 		}
+		if bf.have&(1<<mask[plane]) == 0 {
+			bf.seed[mask[plane]] = lineStart(&x, 16, len(g))
+			bf.have |= 1 << mask[plane]
+		}
 		mult := int64(1)
 		if md.comps == 2 && plane == 0 {
 			mult = 3 // L stands for R, G and B
 		}
-		lo, hi, w, dec, e := fitGroup(&x, len(g), r, wt)
-		total += e * mult
+		// Every plane's error (×mult) is part of the total: a plane that
+		// ends past the limit ends the fit.
+		lo, hi, w, dec, e := fitLine(&x, 16, len(g), bf.seed[mask[plane]], r, wt, divCeil(limit-total, mult))
+		if total += e * mult; total >= limit {
+			return b, total
+		}
 		// Anchor: the first weight of the plane must have its top bit 0.
 		if int(w[0]) >= len(wt)/2 {
 			lo, hi = hi, lo
@@ -319,33 +401,37 @@ func fitUASTC(px *[16][4]uint8, m, ccs int) (uastcBlock, int64) {
 	return b, total
 }
 
-// fitGroup fits n channels of x (values 0..255) sharing one weight per
-// pixel: BISE codes lo/hi per channel, weight indices, squared error.
-func fitGroup(x *[16][4]int32, n int, r *biseRange, wt []int32) (lo, hi [4]uint8, w [16]uint8, dec [16][4]int32, bestErr int64) {
-	return fitPixels(x, 16, n, r, wt)
-}
+// lineSeed is where a group's endpoint rounds start (8-bit values).
+type lineSeed struct{ e0, e1 [4]int32 }
 
-// fitPixels is fitGroup over the first cnt pixels of x.
-func fitPixels(x *[16][4]int32, cnt, n int, r *biseRange, wt []int32) (lo, hi [4]uint8, w [16]uint8, dec [16][4]int32, bestErr int64) {
-	// Sums and covariance (×cnt) of the channels.
+// lineStart returns the seed of a fit of n channels of the first cnt
+// pixels of x (values 0..255): the extreme projections on their principal
+// axis (integer covariance, power iteration), or their mean when flat.
+func lineStart(x *[16][4]int32, cnt, n int) lineSeed {
+	// Sums and covariance (×cnt) of the channels, in one pass over the
+	// upper triangle.
 	N := int64(cnt)
 	var s [4]int64
+	var sxy [4][4]int64
 	for i := range cnt {
-		for c := range n {
-			s[c] += int64(x[i][c])
+		p := &x[i]
+		for a := range n {
+			va := int64(p[a])
+			s[a] += va
+			for bb := a; bb < n; bb++ {
+				sxy[a][bb] += va * int64(p[bb])
+			}
 		}
 	}
 	var cov [4][4]int64
 	for a := range n {
-		for bb := range n {
-			var sxy int64
-			for i := range cnt {
-				sxy += int64(x[i][a]) * int64(x[i][bb])
-			}
-			cov[a][bb] = N*sxy - s[a]*s[bb]
+		for bb := a; bb < n; bb++ {
+			cov[a][bb] = N*sxy[a][bb] - s[a]*s[bb]
+			cov[bb][a] = cov[a][bb]
 		}
 	}
-	// Power iteration from the channel with the largest variance.
+	// Power iteration from the channel with the largest variance; a
+	// vector the step maps to itself is kept by every later step.
 	var v [4]int64
 	big := 0
 	for c := range n {
@@ -366,8 +452,14 @@ func fitPixels(x *[16][4]int32, cnt, n int, r *biseRange, wt []int32) (lo, hi [4
 		if m == 0 {
 			break
 		}
+		same := true
 		for a := range n {
-			v[a] = nv[a] * 4096 / m
+			na := nv[a] * 4096 / m
+			same = same && na == v[a]
+			v[a] = na
+		}
+		if same {
+			break
 		}
 	}
 	var vv int64
@@ -375,27 +467,40 @@ func fitPixels(x *[16][4]int32, cnt, n int, r *biseRange, wt []int32) (lo, hi [4
 		vv += v[c] * v[c]
 	}
 	// Endpoints at the extreme projections (or the mean for a flat group).
-	var e0, e1 [4]int32
+	var sd lineSeed
 	if vv == 0 || cov[big][big] == 0 {
 		for c := range n {
-			e0[c] = int32(divRound(s[c], N))
-			e1[c] = e0[c]
+			sd.e0[c] = int32(divRound(s[c], N))
+			sd.e1[c] = sd.e0[c]
 		}
-	} else {
-		pmin, pmax := int64(1)<<62, -int64(1)<<62
-		for i := range cnt {
-			var p int64
-			for c := range n {
-				p += (N*int64(x[i][c]) - s[c]) * v[c]
-			}
-			pmin, pmax = min(pmin, p), max(pmax, p)
-		}
-		for c := range n {
-			e0[c] = clamp255(divRound(s[c]*vv+pmin*v[c], N*vv))
-			e1[c] = clamp255(divRound(s[c]*vv+pmax*v[c], N*vv))
-		}
+		return sd
 	}
+	pmin, pmax := int64(1)<<62, -int64(1)<<62
+	for i := range cnt {
+		var p int64
+		for c := range n {
+			p += (N*int64(x[i][c]) - s[c]) * v[c]
+		}
+		pmin, pmax = min(pmin, p), max(pmax, p)
+	}
+	for c := range n {
+		sd.e0[c] = clamp255(divRound(s[c]*vv+pmin*v[c], N*vv))
+		sd.e1[c] = clamp255(divRound(s[c]*vv+pmax*v[c], N*vv))
+	}
+	return sd
+}
+
+// fitLine fits n channels of the first cnt pixels of x sharing one weight
+// per pixel, in rounds from the seed: quantize the endpoints to the BISE
+// range r, pick the weights, refit the endpoints by least squares on
+// them. It returns the BISE codes lo/hi per channel, the weight indices,
+// the decoded values and the squared error of the best round. The caller
+// only uses fits with an error below limit: a fit it knows reaches limit
+// may return early with any error ≥ limit.
+func fitLine(x *[16][4]int32, cnt, n int, sd lineSeed, r *biseRange, wt []int32, limit int64) (lo, hi [4]uint8, w [16]uint8, dec [16][4]int32, bestErr int64) {
+	e0, e1 := sd.e0, sd.e1
 	bestErr = -1
+	var plo, phi [4]uint8 // the previous round's codes
 	for iter := range 3 {
 		var qlo, qhi [4]uint8
 		var dl, dh [4]int32
@@ -403,7 +508,22 @@ func fitPixels(x *[16][4]int32, cnt, n int, r *biseRange, wt []int32) (lo, hi [4
 			qlo[c], qhi[c] = r.best[e0[c]], r.best[e1[c]]
 			dl[c], dh[c] = int32(r.unq[qlo[c]]), int32(r.unq[qhi[c]])
 		}
-		ww, dd, err := pickWeights(x, cnt, n, &dl, &dh, wt)
+		// The same codes as the previous round give the same weights,
+		// error and refit: every later round would repeat it.
+		if iter > 0 && qlo == plo && qhi == phi {
+			break
+		}
+		plo, phi = qlo, qhi
+		// The last round's weights are only kept when they beat the best
+		// so far and the caller's limit, so it may stop at either.
+		stop := int64(math.MaxInt64)
+		if iter == 2 {
+			stop = limit
+			if bestErr >= 0 {
+				stop = min(stop, bestErr)
+			}
+		}
+		ww, dd, err := pickWeights(x, cnt, n, &dl, &dh, wt, stop)
 		if bestErr < 0 || err < bestErr {
 			bestErr, lo, hi, w, dec = err, qlo, qhi, ww, dd
 		}
@@ -437,8 +557,13 @@ func fitPixels(x *[16][4]int32, cnt, n int, r *biseRange, wt []int32) (lo, hi [4
 }
 
 // pickWeights chooses each pixel's weight index for decoded endpoints
-// dl/dh and returns them with the decoded values and the squared error.
-func pickWeights(x *[16][4]int32, cnt, n int, dl, dh *[4]int32, wt []int32) ([16]uint8, [16][4]int32, int64) {
+// dl/dh and returns them with the decoded values and the squared error;
+// once the error reaches stop it returns that partial error (≥ stop).
+//
+// A pixel's first guess is the table weight nearest its projection t =
+// round(64·p/dd) on the line (clamped to 0..64; p = (x−dl)·(dh−dl),
+// dd = |dh−dl|²); p and dd are below 2^19, so t is taken in 32 bits.
+func pickWeights(x *[16][4]int32, cnt, n int, dl, dh *[4]int32, wt []int32, stop int64) ([16]uint8, [16][4]int32, int64) {
 	levels := len(wt)
 	var pal [32][4]int32
 	for k := range levels {
@@ -446,30 +571,34 @@ func pickWeights(x *[16][4]int32, cnt, n int, dl, dh *[4]int32, wt []int32) ([16
 			pal[k][c] = astcInterp(dl[c], dh[c], wt[k])
 		}
 	}
-	var dd int64
+	var dv [4]int32
+	var dd int32
 	for c := range n {
-		d := int64(dh[c] - dl[c])
-		dd += d * d
+		dv[c] = dh[c] - dl[c]
+		dd += dv[c] * dv[c]
 	}
 	var w [16]uint8
 	var dec [16][4]int32
 	var total int64
 	near := nearestTable[len(wt)]
 	for i := range cnt {
-		k0 := 0
-		if dd > 0 {
-			var p int64
-			for c := range n {
-				p += int64(x[i][c]-dl[c]) * int64(dh[c]-dl[c])
-			}
-			t := min(64, max(0, divRound(64*p, dd))) // 0..64 along the line
-			k0 = int(near[t])
+		xi := &x[i]
+		var p int32
+		for c := range n {
+			p += (xi[c] - dl[c]) * dv[c]
 		}
-		bestK, bestE := 0, int64(-1)
+		t := 0 // p <= 0 rounds to 0 or below (and dd = 0 is one point)
+		if p >= dd && dd > 0 {
+			t = 64 // 64 or above
+		} else if p > 0 {
+			t = int((uint32(64*p) + uint32(dd/2)) / uint32(dd))
+		}
+		k0 := int(near[t])
+		bestK, bestE := 0, int32(-1)
 		for k := max(0, k0-1); k <= min(levels-1, k0+1); k++ {
-			var e int64
+			var e int32
 			for c := range n {
-				d := int64(pal[k][c] - x[i][c])
+				d := pal[k][c] - xi[c]
 				e += d * d
 			}
 			if bestE < 0 || e < bestE {
@@ -478,7 +607,9 @@ func pickWeights(x *[16][4]int32, cnt, n int, dl, dh *[4]int32, wt []int32) ([16
 		}
 		w[i] = uint8(bestK)
 		dec[i] = pal[bestK]
-		total += bestE
+		if total += int64(bestE); total >= stop {
+			break
+		}
 	}
 	return w, dec, total
 }
@@ -513,6 +644,18 @@ func abs64(v int64) int64 {
 		return -v
 	}
 	return v
+}
+
+// divCeil divides rounding up; n >= 0, d > 0.
+func divCeil(n, d int64) int64 {
+	return n/d + bit64(n%d != 0)
+}
+
+func bit64(v bool) int64 {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // divRound divides rounding half away from zero; d > 0.
@@ -569,64 +712,72 @@ func etc1HintsFor(px *[16][4]uint8) etc1Hints {
 	h := etc1Hints{diff: true}
 	bestE := int64(-1)
 	for flip := range 2 {
-		var e int64
-		var inten [2]uint8
-		for sub := range 2 {
-			var idx [8]int
-			n := 0
-			for y := range 4 {
-				for x := range 4 {
-					in := x < 2
-					if flip == 1 {
-						in = y < 2
-					}
-					if in == (sub == 0) {
-						idx[n] = y*4 + x
-						n++
-					}
-				}
-			}
-			var sum [3]int32
-			for _, i := range idx {
-				for c := range 3 {
-					sum[c] += int32(px[i][c])
-				}
-			}
-			var base [3]int32
-			for c := range 3 {
-				base[c] = expand5((sum[c]*31 + 1020) / (8 * 255))
-			}
-			// Each pixel's mean offset from the base; a table's cost is
-			// the squared distance of every offset to its nearest
-			// modifier (the chroma residual is the same for every table,
-			// clamping is ignored: these are hints).
-			var off [8]int32
-			for j, i := range idx {
-				off[j] = int32(px[i][0]) + int32(px[i][1]) + int32(px[i][2]) - base[0] - base[1] - base[2]
-			}
-			bestT, bestTE := 0, int64(-1)
-			for t := range 8 {
-				var te int64
-				for _, o := range off {
-					bd := int64(1) << 40
-					for _, m := range etc1Inten[t] {
-						d := int64(3*m - o)
-						bd = min(bd, d*d)
-					}
-					te += bd
-				}
-				if bestTE < 0 || te < bestTE {
-					bestT, bestTE = t, te
-				}
-			}
-			inten[sub] = uint8(bestT)
-			e += bestTE
-		}
-		if bestE < 0 || e < bestE {
+		t0, e0 := etc1SubTable(px, &etc1SubsetPixels[flip][0])
+		t1, e1 := etc1SubTable(px, &etc1SubsetPixels[flip][1])
+		if e := e0 + e1; bestE < 0 || e < bestE {
 			bestE = e
 			h.flip = flip == 1
-			h.inten0, h.inten1 = inten[0], inten[1]
+			h.inten0, h.inten1 = t0, t1
 		}
 	}
 	return h
 }
+
+// etc1SubTable returns the intensity table for the subblock of px made of
+// the pixels idx, and its cost.
+func etc1SubTable(px *[16][4]uint8, idx *[8]uint8) (uint8, int64) {
+	var sum [3]int32
+	for _, i := range idx {
+		for c := range 3 {
+			sum[c] += int32(px[i][c])
+		}
+	}
+	var base int32
+	for c := range 3 {
+		base += expand5((sum[c]*31 + 1020) / (8 * 255))
+	}
+	// Each pixel's mean offset from the base; a table's cost is the
+	// squared distance of every offset to its nearest modifier (the
+	// chroma residual is the same for every table, clamping is ignored:
+	// these are hints). The modifiers are ±a, ±b with 0 < a < b, so an
+	// offset's nearest one has its sign and the distance is that of
+	// |offset| to a or b.
+	var off [8]int64
+	for j, i := range idx {
+		o := int32(px[i][0]) + int32(px[i][1]) + int32(px[i][2]) - base
+		off[j] = int64(max(o, -o))
+	}
+	bestT, bestTE := 0, int64(-1)
+	for t := range 8 {
+		a, b := int64(3*etc1Inten[t][2]), int64(3*etc1Inten[t][3])
+		var te int64
+		for _, o := range off {
+			da, db := o-a, o-b
+			te += min(da*da, db*db)
+		}
+		if bestTE < 0 || te < bestTE {
+			bestT, bestTE = t, te
+		}
+	}
+	return uint8(bestT), bestTE
+}
+
+// etc1SubsetPixels lists the pixels of each ETC1 subblock, by flip
+// (0: left and right halves, 1: top and bottom) and subblock, in raster
+// order.
+var etc1SubsetPixels = func() (t [2][2][8]uint8) {
+	for flip := range 2 {
+		var n [2]int
+		for y := range 4 {
+			for x := range 4 {
+				sub := 1
+				if (flip == 0 && x < 2) || (flip == 1 && y < 2) {
+					sub = 0
+				}
+				t[flip][sub][n[sub]] = uint8(y*4 + x)
+				n[sub]++
+			}
+		}
+	}
+	return t
+}()
