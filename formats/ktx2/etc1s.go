@@ -181,40 +181,257 @@ func refitEndpoint(px [][16][3]uint8, idx []int, selOf []int32, sels [][16]uint8
 	return best
 }
 
-// treeVQ groups n items with dims integer features into at most k
-// clusters: starting from one, it repeatedly splits the cluster with the
-// largest squared distortion at its mean along its principal axis. It
-// returns each item's cluster number (numbered in creation order).
+// treeVQ groups n items with dims (at most 16) integer features into at
+// most k clusters: starting from one, it repeatedly splits the cluster
+// with the largest squared distortion at its mean along its principal
+// axis. It returns each item's cluster number (numbered in creation
+// order).
+//
+// Items with the same features are the same to every step but one: they
+// add alike to a cluster's sums and covariance and fall on the same side
+// of a split. So the sums run over a cluster's distinct feature rows
+// weighted by their item counts, and only the item lists are walked per
+// item; the degenerate split (all items on one side: the list is halved)
+// is the one that can part equal items, and recounts its halves' rows.
 func treeVQ(n, dims int, feat func(i int, out []int32), k int) []int32 {
 	f := make([]int32, n*dims)
 	for i := range n {
 		feat(i, f[i*dims:(i+1)*dims])
 	}
+	q := newVQ(f, dims)
 	all := make([]int32, n)
 	for i := range all {
 		all[i] = int32(i)
 	}
-	cl := [][]int32{all}
+	cl := []*vqCluster{q.cluster(all)}
 	h := &vqHeap{}
-	heap.Push(h, vqEntry{distortion(f, dims, all), 0})
+	heap.Push(h, vqEntry{cl[0].distortion(), 0})
 	for len(cl) < k && h.Len() > 0 {
 		e := heap.Pop(h).(vqEntry)
 		if e.dist == 0 {
 			break
 		}
-		left, right := splitCluster(f, dims, cl[e.id])
+		left, right := q.split(cl[e.id])
 		cl[e.id] = left
 		cl = append(cl, right)
-		heap.Push(h, vqEntry{distortion(f, dims, left), e.id})
-		heap.Push(h, vqEntry{distortion(f, dims, right), int32(len(cl) - 1)})
+		heap.Push(h, vqEntry{left.distortion(), e.id})
+		heap.Push(h, vqEntry{right.distortion(), int32(len(cl) - 1)})
 	}
 	of := make([]int32, n)
-	for g, items := range cl {
-		for _, i := range items {
+	for g, c := range cl {
+		for _, i := range c.items {
 			of[i] = int32(g)
 		}
 	}
 	return of
+}
+
+// vq is treeVQ's state: the distinct feature rows and each item's row.
+type vq struct {
+	dims  int
+	rows  []int32 // distinct rows, dims each, in first-use order
+	rowOf []int32 // item → row
+	left  []bool  // scratch by row: the split side
+	count []int32 // scratch by row: items counted (zero between uses)
+}
+
+func newVQ(f []int32, dims int) *vq {
+	n := len(f) / dims
+	q := &vq{dims: dims, rowOf: make([]int32, n)}
+	index := make(map[[16]int32]int32)
+	for i := range n {
+		var key [16]int32
+		copy(key[:], f[i*dims:(i+1)*dims])
+		r, ok := index[key]
+		if !ok {
+			r = int32(len(index))
+			index[key] = r
+			q.rows = append(q.rows, key[:dims]...)
+		}
+		q.rowOf[i] = r
+	}
+	q.left = make([]bool, len(index))
+	q.count = make([]int32, len(index))
+	return q
+}
+
+// vqCluster is a cluster's items (ascending), its distinct rows with
+// their item counts, and its sums: per feature and of all squares.
+type vqCluster struct {
+	items []int32
+	rows  []int32
+	cnt   []int32
+	sum   []int64
+	sq    int64
+}
+
+func (q *vq) row(r int32) []int32 { return q.rows[int(r)*q.dims : (int(r)+1)*q.dims] }
+
+// cluster makes the cluster of items, counting their rows.
+func (q *vq) cluster(items []int32) *vqCluster {
+	c := &vqCluster{items: items, sum: make([]int64, q.dims)}
+	for _, i := range items {
+		r := q.rowOf[i]
+		if q.count[r] == 0 {
+			c.rows = append(c.rows, r)
+		}
+		q.count[r]++
+	}
+	c.cnt = make([]int32, len(c.rows))
+	for j, r := range c.rows {
+		c.cnt[j] = q.count[r]
+		q.count[r] = 0
+		q.addRow(c, r, int64(c.cnt[j]))
+	}
+	return c
+}
+
+// addRow adds w items of row r to c's sums.
+func (q *vq) addRow(c *vqCluster, r int32, w int64) {
+	for a, v := range q.row(r) {
+		c.sum[a] += w * int64(v)
+		c.sq += w * int64(v) * int64(v)
+	}
+}
+
+// mean16 returns 16 × the mean of each feature, rounded.
+func (c *vqCluster) mean16() []int64 {
+	m := make([]int64, len(c.sum))
+	for a, s := range c.sum {
+		m[a] = divRound(16*s, int64(len(c.items)))
+	}
+	return m
+}
+
+// distortion is the summed squared distance (×256) of the items to their
+// mean m: Σ (16f − m)² = 256·Σf² − Σ over features of (32·sum − n·m)·m.
+func (c *vqCluster) distortion() int64 {
+	n := int64(len(c.items))
+	if n < 2 {
+		return 0
+	}
+	d := 256 * c.sq
+	for a, m := range c.mean16() {
+		d -= (32*c.sum[a] - n*m) * m
+	}
+	return d
+}
+
+// split splits c at its mean along the principal axis of its features;
+// items on the axis's low side go left. A degenerate split halves the
+// item list.
+func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
+	dims := q.dims
+	m := c.mean16()
+	cov := make([]int64, dims*dims)
+	var dd [16]int64 // one row's offset from the mean
+	d := dd[:dims]
+	for j, r := range c.rows {
+		w := int64(c.cnt[j])
+		for a, v := range q.row(r) {
+			d[a] = 16*int64(v) - m[a]
+		}
+		for a, da := range d {
+			wa := w * da
+			row := cov[a*dims : (a+1)*dims]
+			row = row[:len(d)]
+			for b := a; b < len(d); b++ {
+				row[b] += wa * d[b]
+			}
+		}
+	}
+	v := principalAxis(cov, dims)
+	var nLeft int
+	for j, r := range c.rows {
+		var p int64
+		for a, x := range q.row(r) {
+			p += (16*int64(x) - m[a]) * v[a]
+		}
+		q.left[r] = p < 0
+		if p < 0 {
+			nLeft += int(c.cnt[j])
+		}
+	}
+	if nLeft == 0 || nLeft == len(c.items) {
+		h := len(c.items) / 2
+		return q.cluster(slices.Clone(c.items[:h])), q.cluster(slices.Clone(c.items[h:]))
+	}
+	l := &vqCluster{items: make([]int32, 0, nLeft), sum: make([]int64, dims)}
+	rt := &vqCluster{items: make([]int32, 0, len(c.items)-nLeft), sum: slices.Clone(c.sum), sq: c.sq}
+	for _, i := range c.items {
+		if q.left[q.rowOf[i]] {
+			l.items = append(l.items, i)
+		} else {
+			rt.items = append(rt.items, i)
+		}
+	}
+	for j, r := range c.rows {
+		side := rt
+		if q.left[r] {
+			side = l
+			q.addRow(l, r, int64(c.cnt[j]))
+		}
+		side.rows = append(side.rows, r)
+		side.cnt = append(side.cnt, c.cnt[j])
+	}
+	for a := range dims {
+		rt.sum[a] -= l.sum[a]
+	}
+	rt.sq -= l.sq
+	return l, rt
+}
+
+// principalAxis returns the principal axis (×2^12) of a dims×dims
+// covariance whose upper triangle is filled: five steps of power
+// iteration from the axis of the largest variance, the matrix first
+// scaled so its products with the axis stay far inside int64. It fills
+// the lower triangle and scales cov in place.
+func principalAxis(cov []int64, dims int) []int64 {
+	var maxDiag int64
+	for a := range dims {
+		maxDiag = max(maxDiag, cov[a*dims+a])
+		for b := range a {
+			cov[a*dims+b] = cov[b*dims+a]
+		}
+	}
+	shift := max(0, bits.Len64(uint64(maxDiag))-30)
+	for i := range cov {
+		cov[i] >>= shift
+	}
+	v := make([]int64, dims)
+	big := 0
+	for c := range dims {
+		if cov[c*dims+c] > cov[big*dims+big] {
+			big = c
+		}
+	}
+	v[big] = 1 << 12
+	nv := make([]int64, dims)
+	for range 5 {
+		var mx int64
+		for a := range dims {
+			var s int64
+			for b, c := range cov[a*dims : (a+1)*dims] {
+				s += c * v[b]
+			}
+			nv[a] = s
+			mx = max(mx, abs64(s))
+		}
+		if mx == 0 {
+			break
+		}
+		// An axis the step maps to itself stays through the others.
+		same := true
+		for a := range dims {
+			na := nv[a] * (1 << 12) / mx
+			same = same && na == v[a]
+			v[a] = na
+		}
+		if same {
+			break
+		}
+	}
+	return v
 }
 
 // vqEntry is a cluster waiting to be split; the heap pops the largest
@@ -240,109 +457,4 @@ func (h *vqHeap) Pop() any {
 	e := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return e
-}
-
-// mean16 returns 16 × the mean of each feature over items, rounded.
-func mean16(f []int32, dims int, items []int32) []int64 {
-	out := make([]int64, dims)
-	for _, i := range items {
-		for c := range dims {
-			out[c] += int64(f[int(i)*dims+c])
-		}
-	}
-	for c := range out {
-		out[c] = divRound(16*out[c], int64(len(items)))
-	}
-	return out
-}
-
-// distortion is the summed squared distance (×256) of items to their mean.
-func distortion(f []int32, dims int, items []int32) int64 {
-	if len(items) < 2 {
-		return 0
-	}
-	m := mean16(f, dims, items)
-	var d int64
-	for _, i := range items {
-		for c := range dims {
-			x := 16*int64(f[int(i)*dims+c]) - m[c]
-			d += x * x
-		}
-	}
-	return d
-}
-
-// splitCluster splits items at their mean along the principal axis of
-// their features (power iteration on the integer covariance); items on
-// the axis's low side go left. A degenerate split halves the list.
-func splitCluster(f []int32, dims int, items []int32) ([]int32, []int32) {
-	m := mean16(f, dims, items)
-	cov := make([]int64, dims*dims)
-	d := make([]int64, dims) // one item's offset from the mean
-	for _, i := range items {
-		row := f[int(i)*dims:]
-		for a := range dims {
-			d[a] = 16*int64(row[a]) - m[a]
-		}
-		for a, da := range d {
-			for b := a; b < dims; b++ {
-				cov[a*dims+b] += da * d[b]
-			}
-		}
-	}
-	var maxDiag int64
-	for a := range dims {
-		maxDiag = max(maxDiag, cov[a*dims+a])
-		for b := range a {
-			cov[a*dims+b] = cov[b*dims+a]
-		}
-	}
-	// Scale so products with the 2^12 axis stay far inside int64.
-	shift := max(0, bits.Len64(uint64(maxDiag))-30)
-	for i := range cov {
-		cov[i] >>= shift
-	}
-	v := make([]int64, dims)
-	big := 0
-	for c := range dims {
-		if cov[c*dims+c] > cov[big*dims+big] {
-			big = c
-		}
-	}
-	v[big] = 1 << 12
-	nv := make([]int64, dims)
-	for range 5 {
-		var mx int64
-		for a := range dims {
-			var s int64
-			for b := range dims {
-				s += cov[a*dims+b] * v[b]
-			}
-			nv[a] = s
-			mx = max(mx, abs64(s))
-		}
-		if mx == 0 {
-			break
-		}
-		for a := range dims {
-			v[a] = nv[a] * (1 << 12) / mx
-		}
-	}
-	var left, right []int32
-	for _, i := range items {
-		var p int64
-		for c := range dims {
-			p += (16*int64(f[int(i)*dims+c]) - m[c]) * v[c]
-		}
-		if p < 0 {
-			left = append(left, i)
-		} else {
-			right = append(right, i)
-		}
-	}
-	if len(left) == 0 || len(right) == 0 {
-		h := len(items) / 2
-		return slices.Clone(items[:h]), slices.Clone(items[h:])
-	}
-	return left, right
 }

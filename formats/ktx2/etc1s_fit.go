@@ -42,8 +42,17 @@ func newETC1SPixels(blocks [][16][3]uint8) *etc1sPixels {
 
 // eval returns the error of e with each pixel's best selector and how many
 // pixels use each selector; it stops early (returning an error above
-// limit and meaningless counts) once the error exceeds limit.
+// limit and meaningless counts) once the error exceeds limit, which it
+// checks after every row of a block.
 func (p *etc1sPixels) eval(e etc1sEndpoint, limit int64) (int64, [4]int64) {
+	if t, cnt, ok := p.evalLine(e, limit); ok {
+		return t, cnt
+	}
+	return p.evalClamped(e, limit)
+}
+
+// evalClamped is eval for any endpoint.
+func (p *etc1sPixels) evalClamped(e etc1sEndpoint, limit int64) (int64, [4]int64) {
 	col := e.colors()
 	// The four colors in locals: the selector loop below is unrolled
 	// (same comparisons in the same order as a loop over s).
@@ -74,13 +83,58 @@ func (p *etc1sPixels) eval(e etc1sEndpoint, limit int64) (int64, [4]int64) {
 			}
 			bt += best
 			cnt[bs]++
+			if j&3 == 3 && total+int64(bt) > limit {
+				return total + int64(bt), cnt
+			}
 		}
 		total += int64(bt)
-		if total > limit {
-			return total, cnt
-		}
 	}
 	return total, cnt
+}
+
+// evalLine is eval for an endpoint none of whose colors clamps (ok false
+// when one does). Every pixel's four colors are then base + m·(1,1,1) for
+// the table's modifiers m, so with d = base − pixel the error of a
+// selector is |d|² + m·(2D + 3m), D = d_r + d_g + d_b: a convex function
+// of m, whose first least value over the increasing modifiers −b, −a, a,
+// b is after as many of them as the midpoints −(a+b)/2, 0, (a+b)/2 that
+// lie above −2D/3 (strictly). That is the selector eval's loop keeps,
+// with the same error.
+func (p *etc1sPixels) evalLine(e etc1sEndpoint, limit int64) (int64, [4]int64, bool) {
+	mods := &etc1Inten[e.t]
+	a, b := mods[2], mods[3]
+	var base [3]int32
+	for c := range 3 {
+		base[c] = expand5(int32(e.c[c]))
+		if base[c]-b < 0 || base[c]+b > 255 {
+			return 0, [4]int64{}, false
+		}
+	}
+	ab3 := 3 * (a + b)
+	var total int64
+	var cnt [4]int64
+	for i := range 4 * len(p.blocks) { // rows of 4 pixels
+		var rt int32
+		for _, x := range p.blocks[i/4][i%4*4 : i%4*4+4] {
+			dr, dg, db := base[0]-int32(x[0]), base[1]-int32(x[1]), base[2]-int32(x[2])
+			d2 := 2 * (dr + dg + db)
+			s := b2i(d2 < ab3) + b2i(d2 < 0) + b2i(d2 < -ab3)
+			m := mods[s]
+			rt += dr*dr + dg*dg + db*db + m*(d2+3*m)
+			cnt[s]++
+		}
+		if total += int64(rt); total > limit {
+			return total, cnt, true
+		}
+	}
+	return total, cnt, true
+}
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // refine returns the least-squares base color for e's table given how
@@ -117,14 +171,16 @@ func fitETC1S(blocks [][16][3]uint8, eff fitEffort) (etc1sEndpoint, int64) {
 		return false
 	}
 	// chain refines e (error err, selector counts cnt) while the error
-	// falls.
+	// falls. The best error is at most err, so a step whose error passes
+	// err ends the chain without being kept, whatever eval returns past
+	// it.
 	chain := func(e etc1sEndpoint, err int64, cnt [4]int64) {
 		for range eff.refines {
 			ne := p.refine(e, cnt)
 			if ne == e || seen(ne) {
 				return
 			}
-			nerr, ncnt := p.eval(ne, math.MaxInt64)
+			nerr, ncnt := p.eval(ne, err)
 			if nerr < bestErr {
 				best, bestErr = ne, nerr
 			}
@@ -134,7 +190,10 @@ func fitETC1S(blocks [][16][3]uint8, eff fitEffort) (etc1sEndpoint, int64) {
 			e, err, cnt = ne, nerr, ncnt
 		}
 	}
-	// Every table at the mean color; the best few refined.
+	// Every table at the mean color; the best few refined. Once that
+	// many are sorted, a table whose error passes the last of them can
+	// neither be refined nor be the best, and sorts after it (the
+	// ordering is stable) whatever error above it eval returns.
 	var start [8]struct {
 		err int64
 		cnt [4]int64
@@ -143,7 +202,11 @@ func fitETC1S(blocks [][16][3]uint8, eff fitEffort) (etc1sEndpoint, int64) {
 	for t := range 8 {
 		e := etc1sEndpoint{c: mean, t: uint8(t)}
 		seen(e)
-		start[t].err, start[t].cnt = p.eval(e, math.MaxInt64)
+		limit := int64(math.MaxInt64)
+		if t >= eff.tables {
+			limit = start[order[eff.tables-1]].err
+		}
+		start[t].err, start[t].cnt = p.eval(e, limit)
 		if start[t].err < bestErr {
 			best, bestErr = e, start[t].err
 		}

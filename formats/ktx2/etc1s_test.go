@@ -1,8 +1,10 @@
 package ktx2
 
 import (
+	"container/heap"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -170,4 +172,153 @@ func TestFitETC1S(t *testing.T) {
 		_, err := fitETC1S([][16][3]uint8{b}, fitEffort{refines: 3, tables: 3, neighbors: true})
 		assert.Zero(t, err, "table %d", tb)
 	}
+}
+
+// treeVQRef is treeVQ over the items themselves: every split recomputes
+// the mean and covariance item by item, and the distortion likewise.
+func treeVQRef(n, dims int, f []int32, k int) []int32 {
+	mean := func(items []int32) []int64 {
+		m := make([]int64, dims)
+		for _, i := range items {
+			for c := range dims {
+				m[c] += int64(f[int(i)*dims+c])
+			}
+		}
+		for c := range m {
+			m[c] = divRound(16*m[c], int64(len(items)))
+		}
+		return m
+	}
+	dist := func(items []int32) int64 {
+		if len(items) < 2 {
+			return 0
+		}
+		m := mean(items)
+		var d int64
+		for _, i := range items {
+			for c := range dims {
+				x := 16*int64(f[int(i)*dims+c]) - m[c]
+				d += x * x
+			}
+		}
+		return d
+	}
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	cl := [][]int32{all}
+	h := &vqHeap{}
+	heap.Push(h, vqEntry{dist(all), 0})
+	for len(cl) < k && h.Len() > 0 {
+		e := heap.Pop(h).(vqEntry)
+		if e.dist == 0 {
+			break
+		}
+		items := cl[e.id]
+		m := mean(items)
+		cov := make([]int64, dims*dims)
+		for _, i := range items {
+			for a := range dims {
+				for b := a; b < dims; b++ {
+					cov[a*dims+b] += (16*int64(f[int(i)*dims+a]) - m[a]) * (16*int64(f[int(i)*dims+b]) - m[b])
+				}
+			}
+		}
+		v := principalAxis(cov, dims)
+		var left, right []int32
+		for _, i := range items {
+			var p int64
+			for c := range dims {
+				p += (16*int64(f[int(i)*dims+c]) - m[c]) * v[c]
+			}
+			if p < 0 {
+				left = append(left, i)
+			} else {
+				right = append(right, i)
+			}
+		}
+		if len(left) == 0 || len(right) == 0 {
+			left, right = slices.Clone(items[:len(items)/2]), slices.Clone(items[len(items)/2:])
+		}
+		cl[e.id] = left
+		cl = append(cl, right)
+		heap.Push(h, vqEntry{dist(left), e.id})
+		heap.Push(h, vqEntry{dist(right), int32(len(cl) - 1)})
+	}
+	of := make([]int32, n)
+	for g, items := range cl {
+		for _, i := range items {
+			of[i] = int32(g)
+		}
+	}
+	return of
+}
+
+// treeVQ over distinct rows with counts clusters as the item-by-item
+// splits do: features drawn from few or many values (many equal rows, as
+// ETC1S's endpoint features have), including splits that put every item
+// on one side.
+func TestTreeVQMatchesItemByItem(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for round := range 600 {
+		dims := []int{1, 2, 6, 16}[round%4]
+		n := 1 + rng.IntN(400)
+		values := 1 + rng.IntN([]int{2, 5, 40, 256}[round/4%4])
+		scale := []int{1, 255 / values}[round/16%2] // 1: one dominant row with a few off by one
+		rows := 1 + rng.IntN(n)
+		f := make([]int32, n*dims)
+		pool := make([]int32, rows*dims)
+		for i := range pool {
+			pool[i] = int32(rng.IntN(values)*scale) - int32(rng.IntN(2)*128)
+		}
+		for i := range n {
+			r := rng.IntN(rows)
+			if scale == 1 && rng.IntN(50) > 0 {
+				r = 0
+			}
+			copy(f[i*dims:(i+1)*dims], pool[r*dims:])
+		}
+		k := 1 + rng.IntN(n+5)
+		got := treeVQ(n, dims, func(i int, out []int32) { copy(out, f[i*dims:(i+1)*dims]) }, k)
+		require.Equal(t, treeVQRef(n, dims, f, k), got, "round %d: n %d dims %d k %d", round, n, dims, k)
+	}
+}
+
+// evalLine (selectors from the line's midpoints) scores and counts as the
+// search over the four colors does, for endpoints that do not clamp, and
+// stops past the limit where it does.
+func TestETC1SEvalLineMatchesColors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	tried := 0
+	for round := range 4000 {
+		blocks := make([][16][3]uint8, 1+rng.IntN(4))
+		lo, span := rng.IntN(256), 1+rng.IntN(256)
+		for i := range blocks {
+			for j := range 16 {
+				for c := range 3 {
+					blocks[i][j][c] = uint8(min(255, lo+rng.IntN(span)))
+				}
+			}
+		}
+		p := newETC1SPixels(blocks)
+		e := etc1sEndpoint{c: [3]uint8{uint8(rng.IntN(32)), uint8(rng.IntN(32)), uint8(rng.IntN(32))}, t: uint8(rng.IntN(8))}
+		want, wantCnt := p.evalClamped(e, math.MaxInt64)
+		for _, limit := range []int64{math.MaxInt64, want, want - 1, want / 3, 0} {
+			got, cnt, ok := p.evalLine(e, limit)
+			if !ok {
+				break
+			}
+			tried++
+			if limit >= want {
+				require.Equal(t, want, got, "round %d", round)
+				require.Equal(t, wantCnt, cnt, "round %d", round)
+			} else {
+				require.Greater(t, got, limit, "round %d", round)
+				lt, _ := p.evalClamped(e, limit)
+				require.Greater(t, lt, limit, "round %d", round)
+			}
+		}
+	}
+	require.Greater(t, tried, 1000)
 }

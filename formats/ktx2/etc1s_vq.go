@@ -227,8 +227,10 @@ func (e *etc1sEncoder) reassignEndpoints() bool {
 			for _, c := range groups[gOf[cur]] {
 				try(int32(c))
 			}
+			// A neighbour's endpoint in the same group was just tried
+			// (trying one again never moves the block).
 			for _, nb := range e.nbr[i] {
-				if nb >= 0 {
+				if nb >= 0 && gOf[e.epOf[nb]] != gOf[cur] {
 					try(e.epOf[nb])
 				}
 			}
@@ -378,7 +380,7 @@ func (e *etc1sEncoder) reassignSelectors(errs [][16][4]int32) {
 				try(int32(k))
 			}
 			for _, nb := range e.nbr[i] {
-				if nb >= 0 {
+				if nb >= 0 && gOf[e.selOf[nb]] != gOf[cur] {
 					try(e.selOf[nb])
 				}
 			}
