@@ -193,6 +193,9 @@ func refitEndpoint(px [][16][3]uint8, idx []int, selOf []int32, sels [][16]uint8
 // weighted by their item counts, and only the item lists are walked per
 // item; the degenerate split (all items on one side: the list is halved)
 // is the one that can part equal items, and recounts its halves' rows.
+// The sums (per feature, of squares, of products) add up over a split, so
+// only the half with fewer rows is summed, the other is the parent's
+// minus it; the covariance about the mean comes from them exactly.
 func treeVQ(n, dims int, feat func(i int, out []int32), k int) []int32 {
 	f := make([]int32, n*dims)
 	for i := range n {
@@ -256,20 +259,27 @@ func newVQ(f []int32, dims int) *vq {
 }
 
 // vqCluster is a cluster's items (ascending), its distinct rows with
-// their item counts, and its sums: per feature and of all squares.
+// their item counts, and its sums: per feature, of all squares, and of
+// the products of every two features (mom, the upper triangle row by row:
+// (0,0), (0,1), … (0,dims−1), (1,1), …).
 type vqCluster struct {
 	items []int32
 	rows  []int32
 	cnt   []int32
 	sum   []int64
 	sq    int64
+	mom   []int64
+}
+
+func (q *vq) newCluster(items []int32) *vqCluster {
+	return &vqCluster{items: items, sum: make([]int64, q.dims), mom: make([]int64, q.dims*(q.dims+1)/2)}
 }
 
 func (q *vq) row(r int32) []int32 { return q.rows[int(r)*q.dims : (int(r)+1)*q.dims] }
 
 // cluster makes the cluster of items, counting their rows.
 func (q *vq) cluster(items []int32) *vqCluster {
-	c := &vqCluster{items: items, sum: make([]int64, q.dims)}
+	c := q.newCluster(items)
 	for _, i := range items {
 		r := q.rowOf[i]
 		if q.count[r] == 0 {
@@ -288,9 +298,18 @@ func (q *vq) cluster(items []int32) *vqCluster {
 
 // addRow adds w items of row r to c's sums.
 func (q *vq) addRow(c *vqCluster, r int32, w int64) {
-	for a, v := range q.row(r) {
-		c.sum[a] += w * int64(v)
-		c.sq += w * int64(v) * int64(v)
+	f := q.row(r)
+	mom := c.mom
+	for a, v := range f {
+		wv := w * int64(v)
+		c.sum[a] += wv
+		c.sq += wv * int64(v)
+		rest := f[a:]
+		dst := mom[:len(rest)]
+		for b, u := range rest {
+			dst[b] += wv * int64(u)
+		}
+		mom = mom[len(rest):]
 	}
 }
 
@@ -323,25 +342,19 @@ func (c *vqCluster) distortion() int64 {
 func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
 	dims := q.dims
 	m := c.mean16()
+	// Σ (16f_a − m_a)(16f_b − m_b) = 256·Σf_a·f_b − 16·(m_a·S_b + m_b·S_a)
+	// + n·m_a·m_b over the items.
+	n := int64(len(c.items))
 	cov := make([]int64, dims*dims)
-	var dd [16]int64 // one row's offset from the mean
-	d := dd[:dims]
-	for j, r := range c.rows {
-		w := int64(c.cnt[j])
-		for a, v := range q.row(r) {
-			d[a] = 16*int64(v) - m[a]
-		}
-		for a, da := range d {
-			wa := w * da
-			row := cov[a*dims : (a+1)*dims]
-			row = row[:len(d)]
-			for b := a; b < len(d); b++ {
-				row[b] += wa * d[b]
-			}
+	k := 0
+	for a := range dims {
+		for b := a; b < dims; b++ {
+			cov[a*dims+b] = 256*c.mom[k] - 16*(m[a]*c.sum[b]+m[b]*c.sum[a]) + n*m[a]*m[b]
+			k++
 		}
 	}
 	v := principalAxis(cov, dims)
-	var nLeft int
+	var nLeft, rowsLeft int
 	for j, r := range c.rows {
 		var p int64
 		for a, x := range q.row(r) {
@@ -350,14 +363,24 @@ func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
 		q.left[r] = p < 0
 		if p < 0 {
 			nLeft += int(c.cnt[j])
+			rowsLeft++
 		}
 	}
 	if nLeft == 0 || nLeft == len(c.items) {
 		h := len(c.items) / 2
 		return q.cluster(slices.Clone(c.items[:h])), q.cluster(slices.Clone(c.items[h:]))
 	}
-	l := &vqCluster{items: make([]int32, 0, nLeft), sum: make([]int64, dims)}
-	rt := &vqCluster{items: make([]int32, 0, len(c.items)-nLeft), sum: slices.Clone(c.sum), sq: c.sq}
+	// The half with fewer rows is summed anew; the other takes over the
+	// parent's sums, less those (the parent is not split again).
+	l := &vqCluster{items: make([]int32, 0, nLeft)}
+	rt := &vqCluster{items: make([]int32, 0, len(c.items)-nLeft)}
+	small, big := l, rt
+	if rowsLeft > len(c.rows)-rowsLeft {
+		small, big = rt, l
+	}
+	small.sum, small.mom = make([]int64, dims), make([]int64, len(c.mom))
+	big.sum, big.mom, big.sq = c.sum, c.mom, c.sq
+	c.sum, c.mom = nil, nil
 	for _, i := range c.items {
 		if q.left[q.rowOf[i]] {
 			l.items = append(l.items, i)
@@ -365,19 +388,26 @@ func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
 			rt.items = append(rt.items, i)
 		}
 	}
+	l.rows, l.cnt = make([]int32, 0, rowsLeft), make([]int32, 0, rowsLeft)
+	rt.rows, rt.cnt = make([]int32, 0, len(c.rows)-rowsLeft), make([]int32, 0, len(c.rows)-rowsLeft)
 	for j, r := range c.rows {
 		side := rt
 		if q.left[r] {
 			side = l
-			q.addRow(l, r, int64(c.cnt[j]))
 		}
 		side.rows = append(side.rows, r)
 		side.cnt = append(side.cnt, c.cnt[j])
+		if side == small {
+			q.addRow(small, r, int64(c.cnt[j]))
+		}
 	}
-	for a := range dims {
-		rt.sum[a] -= l.sum[a]
+	for a := range big.sum {
+		big.sum[a] -= small.sum[a]
 	}
-	rt.sq -= l.sq
+	for k := range big.mom {
+		big.mom[k] -= small.mom[k]
+	}
+	big.sq -= small.sq
 	return l, rt
 }
 

@@ -1,6 +1,9 @@
 package ktx2
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // ETC1S endpoint fitting: the base color and intensity table that code a
 // set of pixels (one block, or every block of a cluster) with the least
@@ -21,23 +24,42 @@ type fitEffort struct {
 	neighbors bool // try the 26 neighbours of the best base
 }
 
-// etc1sPixels is the pixel set being fitted and its channel sums.
+// etc1sPixels is the pixel set being fitted and its channel sums, with
+// what evalLine reads: each pixel's r+g+b, and per row of 4 pixels (16
+// bits each) the sums of r, g, b and of their squares.
 type etc1sPixels struct {
 	blocks [][16][3]uint8
 	sum    [3]int64
 	n      int64
+	x      []int32
+	rows   [][4]int32
 }
 
 func newETC1SPixels(blocks [][16][3]uint8) *etc1sPixels {
-	p := &etc1sPixels{blocks: blocks, n: int64(len(blocks)) * 16}
-	for i := range blocks {
-		for j := range 16 {
-			for c := range 3 {
-				p.sum[c] += int64(blocks[i][j][c])
-			}
+	p := &etc1sPixels{}
+	p.reset(blocks)
+	return p
+}
+
+// reset makes p the set of blocks, reusing its buffers.
+func (p *etc1sPixels) reset(blocks [][16][3]uint8) {
+	p.blocks, p.n, p.sum = blocks, int64(len(blocks))*16, [3]int64{}
+	p.x, p.rows = slices.Grow(p.x[:0], 16*len(blocks))[:16*len(blocks)], slices.Grow(p.rows[:0], 4*len(blocks))[:4*len(blocks)]
+	for k := range p.rows {
+		var row [4]int32
+		for j, px := range blocks[k/4][k%4*4 : k%4*4+4] {
+			r, g, b := int32(px[0]), int32(px[1]), int32(px[2])
+			p.x[4*k+j] = r + g + b
+			row[0] += r
+			row[1] += g
+			row[2] += b
+			row[3] += r*r + g*g + b*b
+		}
+		p.rows[k] = row
+		for c := range 3 {
+			p.sum[c] += int64(row[c])
 		}
 	}
-	return p
 }
 
 // eval returns the error of e with each pixel's best selector and how many
@@ -99,7 +121,9 @@ func (p *etc1sPixels) evalClamped(e etc1sEndpoint, limit int64) (int64, [4]int64
 // of m, whose first least value over the increasing modifiers −b, −a, a,
 // b is after as many of them as the midpoints −(a+b)/2, 0, (a+b)/2 that
 // lie above −2D/3 (strictly). That is the selector eval's loop keeps,
-// with the same error.
+// with the same error. D is Σbase − (r+g+b), and a row's Σ|d|² is
+// Σ over channels of 4·base² − 2·base·Σ + Σ(squares): per pixel only D's
+// selector and term remain.
 func (p *etc1sPixels) evalLine(e etc1sEndpoint, limit int64) (int64, [4]int64, bool) {
 	mods := &etc1Inten[e.t]
 	a, b := mods[2], mods[3]
@@ -110,24 +134,28 @@ func (p *etc1sPixels) evalLine(e etc1sEndpoint, limit int64) (int64, [4]int64, b
 			return 0, [4]int64{}, false
 		}
 	}
+	sb := base[0] + base[1] + base[2]
+	sq4 := 4 * (base[0]*base[0] + base[1]*base[1] + base[2]*base[2])
 	ab3 := 3 * (a + b)
-	var total int64
-	var cnt [4]int64
-	for i := range 4 * len(p.blocks) { // rows of 4 pixels
-		var rt int32
-		for _, x := range p.blocks[i/4][i%4*4 : i%4*4+4] {
-			dr, dg, db := base[0]-int32(x[0]), base[1]-int32(x[1]), base[2]-int32(x[2])
-			d2 := 2 * (dr + dg + db)
-			s := b2i(d2 < ab3) + b2i(d2 < 0) + b2i(d2 < -ab3)
-			m := mods[s]
-			rt += dr*dr + dg*dg + db*db + m*(d2+3*m)
-			cnt[s]++
+	var total, done int64
+	var c1, c2, c3 int64 // pixels past the first, second, third midpoint
+	for i, row := range p.rows {
+		rt := sq4 - 2*(base[0]*row[0]+base[1]*row[1]+base[2]*row[2]) + row[3]
+		for _, x := range p.x[4*i : 4*i+4] {
+			d2 := 2 * (sb - x)
+			s1, s2, s3 := b2i(d2 < ab3), b2i(d2 < 0), b2i(d2 < -ab3)
+			m := mods[s1+s2+s3]
+			rt += m * (d2 + 3*m)
+			c1 += int64(s1)
+			c2 += int64(s2)
+			c3 += int64(s3)
 		}
+		done += 4
 		if total += int64(rt); total > limit {
-			return total, cnt, true
+			break
 		}
 	}
-	return total, cnt, true
+	return total, [4]int64{done - c1, c1 - c2, c2 - c3, c3}, true
 }
 
 func b2i(v bool) int {
@@ -154,7 +182,11 @@ func (p *etc1sPixels) refine(e etc1sEndpoint, cnt [4]int64) etc1sEndpoint {
 
 // fitETC1S returns the best endpoint found for the pixels and its error.
 func fitETC1S(blocks [][16][3]uint8, eff fitEffort) (etc1sEndpoint, int64) {
-	p := newETC1SPixels(blocks)
+	return newETC1SPixels(blocks).fit(eff)
+}
+
+// fit is fitETC1S of p's blocks.
+func (p *etc1sPixels) fit(eff fitEffort) (etc1sEndpoint, int64) {
 	var mean [3]uint8
 	for c := range 3 {
 		mean[c] = uint8(min(31, divRound(p.sum[c]*31, p.n*255)))

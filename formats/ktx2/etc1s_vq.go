@@ -98,8 +98,10 @@ func (e *etc1sEncoder) run() {
 	// 1. Each block alone.
 	fit := make([]etc1sEndpoint, n)
 	par.Ranges(n, 256, func(_, lo, hi int) {
+		var p etc1sPixels
 		for i := lo; i < hi; i++ {
-			fit[i], _ = fitETC1S(e.px[i:i+1], e.eff)
+			p.reset(e.px[i : i+1])
+			fit[i], _ = p.fit(e.eff)
 		}
 	})
 	// 2. Endpoint clusters.
@@ -167,11 +169,11 @@ func (e *etc1sEncoder) fitClusters(only []bool) {
 		for j, i := range members[k] {
 			bl[j] = e.px[i]
 		}
-		fit, err := fitETC1S(bl, e.effC)
+		p := newETC1SPixels(bl)
+		fit, err := p.fit(e.effC)
 		// A refit keeps the old endpoint when that codes the new members
 		// better, so a pass never makes a cluster worse.
 		if only != nil {
-			p := &etc1sPixels{blocks: bl}
 			if p.evalOnly(e.eps[k], err) <= err {
 				return
 			}
@@ -210,9 +212,10 @@ func (e *etc1sEncoder) reassignEndpoints() bool {
 	gOf, groups := clusterGroups(len(e.eps), 6, epGroup, func(i int, out []int32) { lowHigh(e.eps[i], out) })
 	next := make([]int32, n)
 	par.Ranges(n, 256, func(_, lo, hi int) {
+		var p etc1sPixels
 		for i := lo; i < hi; i++ {
 			cur := e.epOf[i]
-			p := &etc1sPixels{blocks: e.px[i : i+1]}
+			p.reset(e.px[i : i+1])
 			best, bestErr := cur, p.evalOnly(e.eps[cur], math.MaxInt64)
 			// A block does not move to a larger table: its selectors
 			// are quantized next, which costs more with larger steps.

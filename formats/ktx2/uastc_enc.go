@@ -387,15 +387,13 @@ func (bf *blockFit) fitMode(m, ccs int, limit int64) (uastcBlock, int64) {
 			b.px[i][3] = 255
 		}
 	}
-	if md.comps != 2 {
-		// The error over RGBA, so modes compare fairly (RGB modes decode
-		// alpha 255, which equals the opaque source).
-		total = 0
+	if md.comps == 3 {
+		// The error over RGBA, so modes compare fairly: the planes cover
+		// R, G and B with the decoded values, and RGB modes decode alpha
+		// 255 (which equals an opaque source).
 		for i := range 16 {
-			for c := range 4 {
-				d := int64(b.px[i][c]) - int64(px[i][c])
-				total += d * d
-			}
+			d := 255 - int64(px[i][3])
+			total += d * d
 		}
 	}
 	return b, total
