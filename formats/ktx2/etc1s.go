@@ -236,25 +236,38 @@ type vq struct {
 	rowOf []int32 // item → row
 	left  []bool  // scratch by row: the split side
 	count []int32 // scratch by row: items counted (zero between uses)
+	cov   []int64 // scratch: a split's covariance
 }
 
 func newVQ(f []int32, dims int) *vq {
 	n := len(f) / dims
-	q := &vq{dims: dims, rowOf: make([]int32, n)}
-	index := make(map[[16]int32]int32)
+	q := &vq{dims: dims, rows: make([]int32, 0, len(f)), rowOf: make([]int32, n), cov: make([]int64, dims*dims)}
+	// Open addressing over the distinct rows: slot holds row+1, 0 empty.
+	slots := make([]int32, 1<<bits.Len(uint(2*n)))
+	mask := uint32(len(slots) - 1)
+	nrows := int32(0)
 	for i := range n {
-		var key [16]int32
-		copy(key[:], f[i*dims:(i+1)*dims])
-		r, ok := index[key]
-		if !ok {
-			r = int32(len(index))
-			index[key] = r
-			q.rows = append(q.rows, key[:dims]...)
+		row := f[i*dims : (i+1)*dims]
+		h := uint32(2166136261)
+		for _, v := range row {
+			h = (h ^ uint32(v)) * 16777619
 		}
-		q.rowOf[i] = r
+		for h &= mask; ; h = (h + 1) & mask {
+			r := slots[h] - 1
+			if r < 0 {
+				r = nrows
+				nrows++
+				slots[h] = r + 1
+				q.rows = append(q.rows, row...)
+			} else if !slices.Equal(q.row(r), row) {
+				continue
+			}
+			q.rowOf[i] = r
+			break
+		}
 	}
-	q.left = make([]bool, len(index))
-	q.count = make([]int32, len(index))
+	q.left = make([]bool, nrows)
+	q.count = make([]int32, nrows)
 	return q
 }
 
@@ -313,13 +326,9 @@ func (q *vq) addRow(c *vqCluster, r int32, w int64) {
 	}
 }
 
-// mean16 returns 16 × the mean of each feature, rounded.
-func (c *vqCluster) mean16() []int64 {
-	m := make([]int64, len(c.sum))
-	for a, s := range c.sum {
-		m[a] = divRound(16*s, int64(len(c.items)))
-	}
-	return m
+// mean16 returns 16 × the mean of feature a, rounded.
+func (c *vqCluster) mean16(a int) int64 {
+	return divRound(16*c.sum[a], int64(len(c.items)))
 }
 
 // distortion is the summed squared distance (×256) of the items to their
@@ -330,7 +339,8 @@ func (c *vqCluster) distortion() int64 {
 		return 0
 	}
 	d := 256 * c.sq
-	for a, m := range c.mean16() {
+	for a := range c.sum {
+		m := c.mean16(a)
 		d -= (32*c.sum[a] - n*m) * m
 	}
 	return d
@@ -341,11 +351,15 @@ func (c *vqCluster) distortion() int64 {
 // item list.
 func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
 	dims := q.dims
-	m := c.mean16()
+	var mm [16]int64
+	m := mm[:dims]
+	for a := range m {
+		m[a] = c.mean16(a)
+	}
 	// Σ (16f_a − m_a)(16f_b − m_b) = 256·Σf_a·f_b − 16·(m_a·S_b + m_b·S_a)
 	// + n·m_a·m_b over the items.
 	n := int64(len(c.items))
-	cov := make([]int64, dims*dims)
+	cov := q.cov
 	k := 0
 	for a := range dims {
 		for b := a; b < dims; b++ {

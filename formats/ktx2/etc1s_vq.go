@@ -362,7 +362,7 @@ func (e *etc1sEncoder) reassignSelectors(errs [][16][4]int32) {
 				s := &e.sels[k]
 				var t int32
 				for j := range 16 {
-					t += er[j][s[j]]
+					t += er[j][s[j]&3] // entries are 0..3; the mask drops the bounds check
 					if t > limit {
 						return t
 					}

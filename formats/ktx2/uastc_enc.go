@@ -101,7 +101,8 @@ func encodeUASTC(px *[16][4]uint8, effort uastcEffort) ([16]byte, [16][4]uint8) 
 	}
 	if opaque && !grey && effort >= uastcGood && bestErr > partitionMinErr {
 		for _, pat := range bestPatterns(px, 2) {
-			sub := newSubsets(px, pat)
+			var sub subsets2
+			sub.init(px, pat)
 			for _, m := range []int{2, 4} {
 				b, e := sub.fit(px, m, bestErr)
 				if e < bestErr {
@@ -200,8 +201,9 @@ type subsets2 struct {
 	seed [2]lineSeed
 }
 
-func newSubsets(px *[16][4]uint8, pat int) *subsets2 {
-	sb := &subsets2{pat: pat}
+// init sets sb to the subsets of px under pattern pat.
+func (sb *subsets2) init(px *[16][4]uint8, pat int) {
+	*sb = subsets2{pat: pat}
 	for i := range 16 {
 		s := patterns2[pat][i]
 		j := sb.cnt[s]
@@ -214,7 +216,6 @@ func newSubsets(px *[16][4]uint8, pat int) *subsets2 {
 	for s := range 2 {
 		sb.seed[s] = lineStart(&sb.x[s], sb.cnt[s], 3)
 	}
-	return sb
 }
 
 // fit encodes the opaque block px in two-subset RGB mode m and returns

@@ -241,7 +241,8 @@ func TestUASTCFitLimit(t *testing.T) {
 			continue
 		}
 		for pat := range patterns2 {
-			sb := newSubsets(&px, pat)
+			var sb subsets2
+			sb.init(&px, pat)
 			for _, m := range []int{2, 4} {
 				b, e := sb.fit(&px, m, math.MaxInt64)
 				for _, limit := range []int64{1, e / 2, e, e + 1} {
