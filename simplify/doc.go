@@ -235,7 +235,15 @@
 // walk went from 1.17-1.54 s to 1.15-1.46 s, and on a loaded machine it
 // was slower, waiting at each window's join. And listing the regions'
 // ranks in parallel chunks instead of one loop: 0.20-0.29 s against
-// 0.22-0.28 s over the whole chain. Arithmetic is
+// 0.22-0.28 s over the whole chain. And handing each level of a Chain to
+// the caller as soon as it was final, with the pass buffers dropped
+// between levels and collected, so that the cook put the 0.5 level in
+// vertex-cache order beside the 0.25 level's passes: five alternating
+// whole-process runs on the 1.19M-triangle bench mesh took 4.81-5.83 s
+// (median 5.62) against 5.36-5.80 s (5.64), at the same peak RSS
+// (583-608 MiB against 588-594): the next level's regions and ranking
+// already keep both cores busy, and its final walk is too short to hide
+// the order behind. Arithmetic is
 // float64 without explicit fusing;
 // architectures where the Go compiler fuses multiply-adds (arm64, ppc64,
 // s390x) may rank near-ties differently from amd64.
