@@ -162,26 +162,47 @@ func taps(n, m int) [][]tap {
 }
 
 // shrink box-filters an RGBA image of 16-bit values from sw×sh to dw×dh,
-// first along rows, then along columns.
+// first along rows, then along columns. A side that halves exactly (every
+// level of a power-of-two chain) or stays takes a fast pass with the same
+// results as the general one (see halveRows).
 func shrink(src []uint16, sw, sh, dw, dh int) []uint16 {
 	tmp := make([]uint16, dw*sh*4)
-	tx := taps(sw, dw)
-	for y := range sh {
-		row := src[y*sw*4 : (y+1)*sw*4]
-		out := tmp[y*dw*4 : (y+1)*dw*4]
-		for x, ts := range tx {
-			for c := range 4 {
-				var acc uint64
-				for _, t := range ts {
-					acc += uint64(t.w) * uint64(row[int(t.at)*4+c])
+	switch {
+	case sw == dw:
+		copy(tmp, src)
+	case sw == 2*dw:
+		for y := range sh {
+			halvePairs(tmp[y*dw*4:(y+1)*dw*4], src[y*sw*4:(y+1)*sw*4], 4)
+		}
+	default:
+		tx := taps(sw, dw)
+		for y := range sh {
+			row := src[y*sw*4 : (y+1)*sw*4]
+			out := tmp[y*dw*4 : (y+1)*dw*4]
+			for x, ts := range tx {
+				for c := range 4 {
+					var acc uint64
+					for _, t := range ts {
+						acc += uint64(t.w) * uint64(row[int(t.at)*4+c])
+					}
+					out[x*4+c] = uint16((acc + uint64(sw)/2) / uint64(sw))
 				}
-				out[x*4+c] = uint16((acc + uint64(sw)/2) / uint64(sw))
 			}
 		}
 	}
+	stride := dw * 4
+	switch {
+	case sh == dh:
+		return tmp
+	case sh == 2*dh:
+		dst := make([]uint16, dw*dh*4)
+		for y := range dh {
+			halveRows(dst[y*stride:(y+1)*stride], tmp[2*y*stride:(2*y+1)*stride], tmp[(2*y+1)*stride:(2*y+2)*stride])
+		}
+		return dst
+	}
 	dst := make([]uint16, dw*dh*4)
 	ty := taps(sh, dh)
-	stride := dw * 4
 	for y, ts := range ty {
 		out := dst[y*stride : (y+1)*stride]
 		for i := range out {
@@ -193,4 +214,28 @@ func shrink(src []uint16, sw, sh, dw, dh int) []uint16 {
 		}
 	}
 	return dst
+}
+
+// halveRows averages two rows into out, value by value. It is the general
+// pass for a side halving from 2m to m pixels: each output pixel has two
+// taps of weight m, so (m·a + m·b + m) / 2m = (a + b + 1) / 2, rounded
+// down, with no division. (A side that stays has one tap of weight n:
+// (n·v + n/2) / n = v, a copy.)
+func halveRows(out, a, b []uint16) {
+	b = b[:len(a)]
+	out = out[:len(a)]
+	for i, v := range a {
+		out[i] = uint16((uint32(v) + uint32(b[i]) + 1) >> 1)
+	}
+}
+
+// halvePairs is halveRows along one row: output pixel x averages input
+// pixels 2x and 2x+1, channel by channel (ch values a pixel).
+func halvePairs(out, row []uint16, ch int) {
+	row = row[:2*len(out)]
+	for x := 0; x < len(out); x += ch {
+		for c := range ch {
+			out[x+c] = uint16((uint32(row[2*x+c]) + uint32(row[2*x+ch+c]) + 1) >> 1)
+		}
+	}
 }

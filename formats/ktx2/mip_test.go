@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // refShrink is a float64 reference of the area filter: output pixel (x, y)
@@ -113,6 +115,55 @@ func BenchmarkMipChain1024(b *testing.B) {
 	for b.Loop() {
 		if _, err := MipChain(base, KindColor); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// tapShrink is shrink's general pass on both sides, whatever the sizes:
+// the fast halving and copying passes must give exactly its values.
+func tapShrink(src []uint16, sw, sh, dw, dh int) []uint16 {
+	tmp := make([]uint16, dw*sh*4)
+	for y := range sh {
+		for x, ts := range taps(sw, dw) {
+			for c := range 4 {
+				var acc uint64
+				for _, t := range ts {
+					acc += uint64(t.w) * uint64(src[(y*sw+int(t.at))*4+c])
+				}
+				tmp[(y*dw+x)*4+c] = uint16((acc + uint64(sw)/2) / uint64(sw))
+			}
+		}
+	}
+	dst := make([]uint16, dw*dh*4)
+	for y, ts := range taps(sh, dh) {
+		for i := range dw * 4 {
+			var acc uint64
+			for _, t := range ts {
+				acc += uint64(t.w) * uint64(tmp[int(t.at)*dw*4+i])
+			}
+			dst[y*dw*4+i] = uint16((acc + uint64(sh)/2) / uint64(sh))
+		}
+	}
+	return dst
+}
+
+func TestShrinkFastPassesMatchTaps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	sides := [][2]int{{1, 1}, {2, 1}, {8, 4}, {8, 8}, {7, 3}, {6, 4}, {33, 16}, {64, 32}}
+	for _, sx := range sides {
+		for _, sy := range sides {
+			src := make([]uint16, sx[0]*sy[0]*4)
+			for i := range src {
+				src[i] = uint16(rng.Uint32())
+			}
+			// Extremes too: the fast passes must not overflow.
+			if len(src) >= 8 {
+				for i := range 8 {
+					src[i] = 0xffff
+				}
+			}
+			got := shrink(src, sx[0], sy[0], sx[1], sy[1])
+			require.Equal(t, tapShrink(src, sx[0], sy[0], sx[1], sy[1]), got, "%dx%d -> %dx%d", sx[0], sy[0], sx[1], sy[1])
 		}
 	}
 }
