@@ -133,7 +133,7 @@ func optionsKey(w *keyWriter, o Options) {
 }
 
 // unkeyed lists the Options fields that never change a job's bytes.
-var unkeyed = []string{"OutDir", "Jobs", "Progress", "Cache", "Check", "DryRun", "JobDone", "Strict"}
+var unkeyed = []string{"OutDir", "Jobs", "Progress", "Cache", "Check", "DryRun", "JobDone", "Strict", "importer"}
 
 // keyValue appends one value canonically.
 func keyValue(w *keyWriter, v reflect.Value) {

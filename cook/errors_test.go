@@ -26,15 +26,12 @@ func TestOwnValidatorRefusalIsInternal(t *testing.T) {
 	skinned.Weights = []mesh.Vec4{{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}}
 	sk := skSkeleton()
 	sk.Joints[0].Parent, sk.Joints[1].Parent = 1, -1 // child first
-	saved := sourceKinds[".fbx"]
-	sourceKinds[".fbx"] = func(string, Options) (*mesh.Scene, error) {
-		return &mesh.Scene{Submeshes: []mesh.Submesh{skinned}, Skeleton: sk}, nil
-	}
-	defer func() { sourceKinds[".fbx"] = saved }()
-
 	jobs, err := Plan([]string{src})
 	require.NoError(t, err)
 	opts := DefaultOptions()
+	opts.importer = func(string, Options) (*mesh.Scene, error) {
+		return &mesh.Scene{Submeshes: []mesh.Submesh{skinned}, Skeleton: sk}, nil
+	}
 	opts.OutDir = filepath.Join(dir, "out")
 	rep, err := Run(context.Background(), jobs, opts)
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/meshcook/meshcook/internal/budget"
+	"github.com/meshcook/meshcook/mesh"
 	"github.com/meshcook/meshcook/meshlet"
 	"github.com/meshcook/meshcook/simplify"
 )
@@ -84,6 +85,10 @@ type Options struct {
 	// package clusterlod), built over the meshlets with the LOD options'
 	// attribute weights, permissive and lock-border settings.
 	ClusterLOD bool
+
+	// importer, when set, imports every source whose kind cook reads in
+	// place of that kind's importer (tests: a scene no file gives).
+	importer func(path string, opts Options) (*mesh.Scene, error)
 }
 
 // LODOptions are the distance-LOD settings.

@@ -12,15 +12,21 @@ import (
 	"github.com/meshcook/meshcook/nwb"
 )
 
-// sourceKinds maps a lowercased extension to its importer. Every importer
-// names the file in its errors, bounds what it allocates and never panics.
-var sourceKinds = map[string]func(path string, opts Options) (*mesh.Scene, error){
-	".gltf": loadGLTF,
-	".glb":  loadGLTF,
-	".fbx": func(p string, o Options) (*mesh.Scene, error) {
-		return fbx.Load(p, fbxOptions(o.Budget, o.StrictPaths))
-	},
-	".nwb": loadNWB,
+// sourceImporter returns the importer of a lowercased extension, or nil
+// for a kind cook does not read. Every importer names the file in its
+// errors, bounds what it allocates and never panics.
+func sourceImporter(ext string) func(path string, opts Options) (*mesh.Scene, error) {
+	switch ext {
+	case ".gltf", ".glb":
+		return loadGLTF
+	case ".fbx":
+		return func(p string, o Options) (*mesh.Scene, error) {
+			return fbx.Load(p, fbxOptions(o.Budget, o.StrictPaths))
+		}
+	case ".nwb":
+		return loadNWB
+	}
+	return nil
 }
 
 // IsSource reports whether path names a file kind cook understands.
@@ -28,8 +34,7 @@ func IsSource(p string) bool {
 	if IsHeightfieldSource(p) {
 		return true
 	}
-	_, ok := sourceKinds[strings.ToLower(filepath.Ext(p))]
-	return ok
+	return sourceImporter(strings.ToLower(filepath.Ext(p))) != nil
 }
 
 // SourceKindList names every source kind cook accepts, for messages.
@@ -45,9 +50,12 @@ func importSource(job Job, opts Options) (*mesh.Scene, error) {
 	if IsHeightfieldSource(path) {
 		return loadHeightfield(path, opts.StrictPaths, opts.Budget)
 	}
-	load, ok := sourceKinds[strings.ToLower(filepath.Ext(path))]
-	if !ok {
+	load := sourceImporter(strings.ToLower(filepath.Ext(path)))
+	if load == nil {
 		return nil, fmt.Errorf("%s: unsupported source kind (want %s)", path, SourceKindList)
+	}
+	if opts.importer != nil {
+		load = opts.importer
 	}
 	sc, err := load(path, opts)
 	return sc, budgetHint(err)
