@@ -214,7 +214,7 @@ func (sb *subsets2) init(px *[16][4]uint8, pat int) {
 		sb.cnt[s]++
 	}
 	for s := range 2 {
-		sb.seed[s] = lineStart(&sb.x[s], sb.cnt[s], 3)
+		sb.seed[s] = lineStart(&sb.x[s], sb.cnt[s])
 	}
 }
 
@@ -348,7 +348,7 @@ func (bf *blockFit) fitMode(m, ccs int, limit int64) (uastcBlock, int64) {
 			}
 		}
 		if bf.have&(1<<mask[plane]) == 0 {
-			bf.seed[mask[plane]] = lineStart(&x, 16, len(g))
+			bf.seed[mask[plane]] = lineStart(&x, 16)
 			bf.have |= 1 << mask[plane]
 		}
 		mult := int64(1)
@@ -403,37 +403,44 @@ func (bf *blockFit) fitMode(m, ccs int, limit int64) (uastcBlock, int64) {
 // lineSeed is where a group's endpoint rounds start (8-bit values).
 type lineSeed struct{ e0, e1 [4]int32 }
 
-// lineStart returns the seed of a fit of n channels of the first cnt
-// pixels of x (values 0..255): the extreme projections on their principal
-// axis (integer covariance, power iteration), or their mean when flat.
-func lineStart(x *[16][4]int32, cnt, n int) lineSeed {
-	// Sums and covariance (×cnt) of the channels, in one pass over the
-	// upper triangle.
-	N := int64(cnt)
-	var s [4]int64
-	var sxy [4][4]int64
-	for i := range cnt {
-		p := &x[i]
-		for a := range n {
-			va := int64(p[a])
-			s[a] += va
-			for bb := a; bb < n; bb++ {
-				sxy[a][bb] += va * int64(p[bb])
-			}
-		}
+// lineStart returns the seed of a fit of the first cnt pixels of x
+// (values 0..255): the extreme projections on their principal axis
+// (integer covariance, power iteration), or their mean when flat. The
+// lanes past the group's channels are 0 in x; they stay 0 in the
+// covariance, the axis and the seed, so every step runs over all four.
+func lineStart(x *[16][4]int32, cnt int) lineSeed {
+	// Sums and sums of products (upper triangle) in 32 bits: 16·255² <
+	// 2^21.
+	var s0, s1, s2, s3 int32
+	var q00, q01, q02, q03, q11, q12, q13, q22, q23, q33 int32
+	for i := range cnt & 31 {
+		p := &x[i&15]
+		a, b, c, d := p[0], p[1], p[2], p[3]
+		s0, s1, s2, s3 = s0+a, s1+b, s2+c, s3+d
+		q00, q01, q02, q03 = q00+a*a, q01+a*b, q02+a*c, q03+a*d
+		q11, q12, q13 = q11+b*b, q12+b*c, q13+b*d
+		q22, q23, q33 = q22+c*c, q23+c*d, q33+d*d
 	}
+	N := int64(cnt)
+	s := [4]int64{int64(s0), int64(s1), int64(s2), int64(s3)}
+	q := [4][4]int64{
+		{int64(q00), int64(q01), int64(q02), int64(q03)},
+		{int64(q01), int64(q11), int64(q12), int64(q13)},
+		{int64(q02), int64(q12), int64(q22), int64(q23)},
+		{int64(q03), int64(q13), int64(q23), int64(q33)},
+	}
+	// The covariance ×cnt.
 	var cov [4][4]int64
-	for a := range n {
-		for bb := a; bb < n; bb++ {
-			cov[a][bb] = N*sxy[a][bb] - s[a]*s[bb]
-			cov[bb][a] = cov[a][bb]
+	for a := range 4 {
+		for b := range 4 {
+			cov[a][b] = N*q[a][b] - s[a]*s[b]
 		}
 	}
 	// Power iteration from the channel with the largest variance; a
 	// vector the step maps to itself is kept by every later step.
 	var v [4]int64
 	big := 0
-	for c := range n {
+	for c := 1; c < 4; c++ {
 		if cov[c][c] > cov[big][big] {
 			big = c
 		}
@@ -442,18 +449,20 @@ func lineStart(x *[16][4]int32, cnt, n int) lineSeed {
 	for range 6 {
 		var nv [4]int64
 		var m int64
-		for a := range n {
-			for bb := range n {
-				nv[a] += cov[a][bb] * v[bb] >> 12
-			}
+		for a := range 4 {
+			r := &cov[a]
+			nv[a] = r[0]*v[0]>>12 + r[1]*v[1]>>12 + r[2]*v[2]>>12 + r[3]*v[3]>>12
 			m = max(m, abs64(nv[a]))
 		}
 		if m == 0 {
 			break
 		}
 		same := true
-		for a := range n {
-			na := nv[a] * 4096 / m
+		for a := range 4 {
+			var na int64
+			if nv[a] != 0 { // a zero lane (no division)
+				na = nv[a] * 4096 / m
+			}
 			same = same && na == v[a]
 			v[a] = na
 		}
@@ -461,28 +470,31 @@ func lineStart(x *[16][4]int32, cnt, n int) lineSeed {
 			break
 		}
 	}
-	var vv int64
-	for c := range n {
-		vv += v[c] * v[c]
-	}
+	vv := v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3]
 	// Endpoints at the extreme projections (or the mean for a flat group).
 	var sd lineSeed
 	if vv == 0 || cov[big][big] == 0 {
-		for c := range n {
+		for c := range 4 {
 			sd.e0[c] = int32(divRound(s[c], N))
 			sd.e1[c] = sd.e0[c]
 		}
 		return sd
 	}
-	pmin, pmax := int64(1)<<62, -int64(1)<<62
-	for i := range cnt {
-		var p int64
-		for c := range n {
-			p += (N*int64(x[i][c]) - s[c]) * v[c]
-		}
-		pmin, pmax = min(pmin, p), max(pmax, p)
+	// A pixel's projection (N·x − s)·v is N·(x·v) − s·v, increasing in
+	// x·v (below 4·255·4096 in size, so 32 bits).
+	v0, v1, v2, v3 := int32(v[0]), int32(v[1]), int32(v[2]), int32(v[3])
+	lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
+	for i := range cnt & 31 {
+		p := &x[i&15]
+		xv := p[0]*v0 + p[1]*v1 + p[2]*v2 + p[3]*v3
+		lo, hi = min(lo, xv), max(hi, xv)
 	}
-	for c := range n {
+	sv := s[0]*v[0] + s[1]*v[1] + s[2]*v[2] + s[3]*v[3]
+	pmin, pmax := N*int64(lo)-sv, N*int64(hi)-sv
+	for c := range 4 {
+		if v[c] == 0 && s[c] == 0 {
+			continue // a zero lane
+		}
 		sd.e0[c] = clamp255(divRound(s[c]*vv+pmin*v[c], N*vv))
 		sd.e1[c] = clamp255(divRound(s[c]*vv+pmax*v[c], N*vv))
 	}
@@ -522,7 +534,7 @@ func fitLine(x *[16][4]int32, cnt, n int, sd lineSeed, r *biseRange, wt []int32,
 				stop = min(stop, bestErr)
 			}
 		}
-		ww, dd, err := pickWeights(x, cnt, n, &dl, &dh, wt, stop)
+		ww, dd, err := pickWeights(x, cnt, &dl, &dh, wt, stop)
 		if bestErr < 0 || err < bestErr {
 			bestErr, lo, hi, w, dec = err, qlo, qhi, ww, dd
 		}
@@ -558,59 +570,92 @@ func fitLine(x *[16][4]int32, cnt, n int, sd lineSeed, r *biseRange, wt []int32,
 // pickWeights chooses each pixel's weight index for decoded endpoints
 // dl/dh and returns them with the decoded values and the squared error;
 // once the error reaches stop it returns that partial error (≥ stop).
+// The lanes past the group's channels are 0 in x, dl and dh, so every
+// sum runs over all four (the zero lanes add nothing).
 //
-// A pixel's first guess is the table weight nearest its projection t =
+// A pixel's first guess is the table weight k0 nearest its projection t =
 // round(64·p/dd) on the line (clamped to 0..64; p = (x−dl)·(dh−dl),
-// dd = |dh−dl|²); p and dd are below 2^19, so t is taken in 32 bits.
-func pickWeights(x *[16][4]int32, cnt, n int, dl, dh *[4]int32, wt []int32, stop int64) ([16]uint8, [16][4]int32, int64) {
+// dd = |dh−dl|²); then the best of k0−1, k0 and k0+1 by decoded error,
+// the lowest on a tie. t is taken without a division (divisor).
+func pickWeights(x *[16][4]int32, cnt int, dl, dh *[4]int32, wt []int32, stop int64) ([16]uint8, [16][4]int32, int64) {
 	levels := len(wt)
-	var pal [32][4]int32
-	for k := range levels {
-		for c := range n {
-			pal[k][c] = astcInterp(dl[c], dh[c], wt[k])
-		}
-	}
+	// pal[k+1] is weight k's decoded color; pal[0] and pal[levels+1]
+	// are far from every pixel (an error above 4·255², but 4·4351² stays
+	// in 32 bits), so the neighbours of k0 need no range tests.
+	var pal [34][4]int32
+	pal[0] = [4]int32{palFar, palFar, palFar, palFar}
+	pal[levels+1] = pal[0]
 	var dv [4]int32
 	var dd int32
-	for c := range n {
+	for c := range 4 {
 		dv[c] = dh[c] - dl[c]
 		dd += dv[c] * dv[c]
 	}
+	for k := range levels {
+		for c := range 4 {
+			pal[k+1][c] = astcInterp(dl[c], dh[c], wt[k])
+		}
+	}
+	inv := newDivisor(dd)
 	var w [16]uint8
 	var dec [16][4]int32
 	var total int64
-	near := nearestTable[len(wt)]
+	near := nearestTable[levels]
 	for i := range cnt {
 		xi := &x[i]
-		var p int32
-		for c := range n {
-			p += (xi[c] - dl[c]) * dv[c]
-		}
+		p := (xi[0]-dl[0])*dv[0] + (xi[1]-dl[1])*dv[1] + (xi[2]-dl[2])*dv[2] + (xi[3]-dl[3])*dv[3]
 		t := 0 // p <= 0 rounds to 0 or below (and dd = 0 is one point)
 		if p >= dd && dd > 0 {
 			t = 64 // 64 or above
 		} else if p > 0 {
-			t = int((uint32(64*p) + uint32(dd/2)) / uint32(dd))
+			t = inv.round64(p, dd)
 		}
-		k0 := int(near[t])
-		bestK, bestE := 0, int32(-1)
-		for k := max(0, k0-1); k <= min(levels-1, k0+1); k++ {
-			var e int32
-			for c := range n {
-				d := pal[k][c] - xi[c]
-				e += d * d
-			}
-			if bestE < 0 || e < bestE {
-				bestK, bestE = k, e
-			}
+		k := int(near[t]) & 31 // pal index of k0−1
+		e0 := palErr(&pal[k], xi)
+		e1 := palErr(&pal[k+1], xi)
+		e2 := palErr(&pal[k+2], xi)
+		bestK, bestE := k, e0
+		if e1 < bestE {
+			bestK, bestE = k+1, e1
 		}
-		w[i] = uint8(bestK)
+		if e2 < bestE {
+			bestK, bestE = k+2, e2
+		}
+		w[i] = uint8(bestK - 1)
 		dec[i] = pal[bestK]
 		if total += int64(bestE); total >= stop {
 			break
 		}
 	}
 	return w, dec, total
+}
+
+// palFar is pickWeights' sentinel color.
+const palFar = 4096
+
+// palErr is the squared distance of a decoded color to a pixel.
+func palErr(c, x *[4]int32) int32 {
+	d0, d1, d2, d3 := c[0]-x[0], c[1]-x[1], c[2]-x[2], c[3]-x[3]
+	return d0*d0 + d1*d1 + d2*d2 + d3*d3
+}
+
+// divisor divides by one dd (0 < dd <= 4·255²) by a multiply: m =
+// ⌈2^45/dd⌉. For n < 64.5·dd, ⌊n·m/2^45⌋ = ⌊n/dd⌋: n·m/2^45 = n/dd +
+// n·ε/2^45 with ε = m·dd − 2^45 < dd, and n·ε < 64.5·dd² < 2^45, so the
+// extra is below 1/dd and cannot carry past the next multiple of dd;
+// n·m < 2^52 stays in 64 bits.
+type divisor uint64
+
+func newDivisor(dd int32) divisor {
+	if dd <= 0 {
+		return 0
+	}
+	return divisor((1<<45 + uint64(dd) - 1) / uint64(dd))
+}
+
+// round64 is round(64·p/dd) = ⌊(64·p + ⌊dd/2⌋)/dd⌋ for 0 < p < dd.
+func (m divisor) round64(p, dd int32) int {
+	return int((uint64(64*p+dd/2) * uint64(m)) >> 45)
 }
 
 // nearestTable maps, per weight count, a 0..64 weight to the index of the

@@ -258,3 +258,237 @@ func TestUASTCFitLimit(t *testing.T) {
 		}
 	}
 }
+
+// pickWeightsRef is pickWeights as first written: n channels, t by a
+// division, the neighbours of k0 within the table by a loop.
+func pickWeightsRef(x *[16][4]int32, cnt, n int, dl, dh *[4]int32, wt []int32, stop int64) ([16]uint8, [16][4]int32, int64) {
+	levels := len(wt)
+	var pal [32][4]int32
+	for k := range levels {
+		for c := range n {
+			pal[k][c] = astcInterp(dl[c], dh[c], wt[k])
+		}
+	}
+	var dv [4]int32
+	var dd int32
+	for c := range n {
+		dv[c] = dh[c] - dl[c]
+		dd += dv[c] * dv[c]
+	}
+	var w [16]uint8
+	var dec [16][4]int32
+	var total int64
+	for i := range cnt {
+		var p int32
+		for c := range n {
+			p += (x[i][c] - dl[c]) * dv[c]
+		}
+		t := 0
+		if p >= dd && dd > 0 {
+			t = 64
+		} else if p > 0 {
+			t = int((64*p + dd/2) / dd)
+		}
+		k0 := int(nearestTable[levels][t])
+		bestK, bestE := 0, int32(-1)
+		for k := max(0, k0-1); k <= min(levels-1, k0+1); k++ {
+			var e int32
+			for c := range n {
+				d := pal[k][c] - x[i][c]
+				e += d * d
+			}
+			if bestE < 0 || e < bestE {
+				bestK, bestE = k, e
+			}
+		}
+		w[i] = uint8(bestK)
+		dec[i] = pal[bestK]
+		if total += int64(bestE); total >= stop {
+			break
+		}
+	}
+	return w, dec, total
+}
+
+// pickWeights (all four lanes, sentinel neighbours, t by a multiply)
+// picks the weights, colors and error the reference does, partial sums
+// included, for lines and pixels near and far from them.
+func TestPickWeightsMatchesRef(t *testing.T) {
+	r := testRand(7)
+	for it := range 200000 {
+		n, cnt, bits := 1+r.upTo(4), 1+r.upTo(16), 1+r.upTo(5)
+		var dl, dh [4]int32
+		var x [16][4]int32
+		for c := range n {
+			dl[c], dh[c] = int32(r.upTo(256)), int32(r.upTo(256))
+			if it%7 == 0 {
+				dh[c] = dl[c] // one point
+			}
+			if it%5 == 1 {
+				dl[c], dh[c] = 255*int32(r.upTo(2)), 255*int32(r.upTo(2)) // the longest lines
+			}
+		}
+		for i := range cnt {
+			f := int32(r.upTo(97)) - 16 // along the line, a little past its ends
+			for c := range n {
+				v := dl[c] + (dh[c]-dl[c])*f/64 + int32(r.upTo(2*(it%9)+1)-it%9)
+				if it%11 == 0 {
+					v = int32(r.upTo(256))
+				}
+				x[i][c] = min(255, max(0, v))
+			}
+		}
+		stop := int64(math.MaxInt64)
+		if it%3 == 0 {
+			stop = int64(r.upTo(20000))
+		}
+		wt := uastcWeights[bits]
+		ww, wd, we := pickWeightsRef(&x, cnt, n, &dl, &dh, wt, stop)
+		gw, gd, ge := pickWeights(&x, cnt, &dl, &dh, wt, stop)
+		require.Equal(t, we, ge, "case %d", it)
+		require.Equal(t, ww, gw, "case %d", it)
+		require.Equal(t, wd, gd, "case %d", it)
+	}
+}
+
+// divisor's multiply rounds 64·p/dd as the division does: every p for
+// the small divisors and the largest ones, spot checks between.
+func TestDivisorMatchesDivision(t *testing.T) {
+	check := func(dd, p int32) {
+		if want, got := int((64*p+dd/2)/dd), newDivisor(dd).round64(p, dd); want != got {
+			require.Equal(t, want, got, "p %d dd %d", p, dd)
+		}
+	}
+	const maxDD = 4 * 255 * 255
+	for dd := int32(1); dd <= maxDD; dd++ {
+		if dd <= 2048 || dd > maxDD-64 {
+			for p := int32(1); p < dd; p++ {
+				check(dd, p)
+			}
+			continue
+		}
+		// The p just below and at each multiple of dd/64 (where the
+		// rounding changes), and the ends.
+		for _, p := range []int32{1, dd - 1, dd / 2, dd/2 + 1} {
+			check(dd, p)
+		}
+		for q := int32(1); q < 64; q += 1 + q%7 {
+			b := (q*dd - dd/2 + 63) / 64
+			for p := max(1, b-1); p <= min(dd-1, b+1); p++ {
+				check(dd, p)
+			}
+		}
+	}
+}
+
+// lineStartRef is lineStart as first written, over n channels: the seed of a fit of n channels of the first cnt
+// pixels of x (values 0..255): the extreme projections on their principal
+// axis (integer covariance, power iteration), or their mean when flat.
+func lineStartRef(x *[16][4]int32, cnt, n int) lineSeed {
+	// Sums and covariance (×cnt) of the channels, in one pass over the
+	// upper triangle.
+	N := int64(cnt)
+	var s [4]int64
+	var sxy [4][4]int64
+	for i := range cnt {
+		p := &x[i]
+		for a := range n {
+			va := int64(p[a])
+			s[a] += va
+			for bb := a; bb < n; bb++ {
+				sxy[a][bb] += va * int64(p[bb])
+			}
+		}
+	}
+	var cov [4][4]int64
+	for a := range n {
+		for bb := a; bb < n; bb++ {
+			cov[a][bb] = N*sxy[a][bb] - s[a]*s[bb]
+			cov[bb][a] = cov[a][bb]
+		}
+	}
+	// Power iteration from the channel with the largest variance; a
+	// vector the step maps to itself is kept by every later step.
+	var v [4]int64
+	big := 0
+	for c := range n {
+		if cov[c][c] > cov[big][big] {
+			big = c
+		}
+	}
+	v[big] = 4096
+	for range 6 {
+		var nv [4]int64
+		var m int64
+		for a := range n {
+			for bb := range n {
+				nv[a] += cov[a][bb] * v[bb] >> 12
+			}
+			m = max(m, abs64(nv[a]))
+		}
+		if m == 0 {
+			break
+		}
+		same := true
+		for a := range n {
+			na := nv[a] * 4096 / m
+			same = same && na == v[a]
+			v[a] = na
+		}
+		if same {
+			break
+		}
+	}
+	var vv int64
+	for c := range n {
+		vv += v[c] * v[c]
+	}
+	// Endpoints at the extreme projections (or the mean for a flat group).
+	var sd lineSeed
+	if vv == 0 || cov[big][big] == 0 {
+		for c := range n {
+			sd.e0[c] = int32(divRound(s[c], N))
+			sd.e1[c] = sd.e0[c]
+		}
+		return sd
+	}
+	pmin, pmax := int64(1)<<62, -int64(1)<<62
+	for i := range cnt {
+		var p int64
+		for c := range n {
+			p += (N*int64(x[i][c]) - s[c]) * v[c]
+		}
+		pmin, pmax = min(pmin, p), max(pmax, p)
+	}
+	for c := range n {
+		sd.e0[c] = clamp255(divRound(s[c]*vv+pmin*v[c], N*vv))
+		sd.e1[c] = clamp255(divRound(s[c]*vv+pmax*v[c], N*vv))
+	}
+	return sd
+}
+
+// lineStart (all four lanes, 32-bit sums, the projections' extremes from
+// x·v) seeds every fit as the n-channel reference does.
+func TestLineStartMatchesRef(t *testing.T) {
+	r := testRand(11)
+	for it := range 100000 {
+		n, cnt := 1+r.upTo(4), 1+r.upTo(16)
+		var x [16][4]int32
+		var base, d [4]int
+		for c := range n {
+			base[c], d[c] = r.upTo(256), r.upTo(65)-32
+		}
+		amp := r.upTo(40)
+		for i := range cnt {
+			f := r.upTo(16) - 8
+			for c := range n {
+				v := base[c] + d[c]*f + r.upTo(2*amp+1) - amp
+				if it%13 == 0 {
+					v = base[c] // flat
+				}
+				x[i][c] = int32(min(255, max(0, v)))
+			}
+		}
+		require.Equal(t, lineStartRef(&x, cnt, n), lineStart(&x, cnt), "case %d n %d cnt %d", it, n, cnt)
+	}
+}
