@@ -753,11 +753,26 @@ func solidETC1Hints(c [4]uint8) etc1Hints {
 // ETC1 transcoder should use for a block that decodes to px; it always
 // takes differential mode (the transcoder clamps the color delta).
 func etc1HintsFor(px *[16][4]uint8) etc1Hints {
+	// Each pixel's R+G+B, and the RGB sums of the four 2×2 quadrants,
+	// of which each subblock is two.
+	var lum [16]int32
+	var quad [4][3]int32 // top left, top right, bottom left, bottom right
+	for i := range 16 {
+		r, g, b := int32(px[i][0]), int32(px[i][1]), int32(px[i][2])
+		q := &quad[i>>3<<1|i>>1&1]
+		q[0], q[1], q[2] = q[0]+r, q[1]+g, q[2]+b
+		lum[i] = r + g + b
+	}
+	var halves [2][2][3]int32 // by flip and subblock, as etc1SubsetPixels
+	for c := range 3 {
+		halves[0][0][c], halves[0][1][c] = quad[0][c]+quad[2][c], quad[1][c]+quad[3][c]
+		halves[1][0][c], halves[1][1][c] = quad[0][c]+quad[1][c], quad[2][c]+quad[3][c]
+	}
 	h := etc1Hints{diff: true}
 	bestE := int64(-1)
 	for flip := range 2 {
-		t0, e0 := etc1SubTable(px, &etc1SubsetPixels[flip][0])
-		t1, e1 := etc1SubTable(px, &etc1SubsetPixels[flip][1])
+		t0, e0 := etc1SubTable(&lum, &etc1SubsetPixels[flip][0], &halves[flip][0])
+		t1, e1 := etc1SubTable(&lum, &etc1SubsetPixels[flip][1], &halves[flip][1])
 		if e := e0 + e1; bestE < 0 || e < bestE {
 			bestE = e
 			h.flip = flip == 1
@@ -767,15 +782,10 @@ func etc1HintsFor(px *[16][4]uint8) etc1Hints {
 	return h
 }
 
-// etc1SubTable returns the intensity table for the subblock of px made of
-// the pixels idx, and its cost.
-func etc1SubTable(px *[16][4]uint8, idx *[8]uint8) (uint8, int64) {
-	var sum [3]int32
-	for _, i := range idx {
-		for c := range 3 {
-			sum[c] += int32(px[i][c])
-		}
-	}
+// etc1SubTable returns the intensity table for the subblock made of the
+// pixels idx, and its cost; lum holds every pixel's R+G+B and sum the
+// subblock's RGB sums.
+func etc1SubTable(lum *[16]int32, idx *[8]uint8, sum *[3]int32) (uint8, int64) {
 	var base int32
 	for c := range 3 {
 		base += expand5((sum[c]*31 + 1020) / (8 * 255))
@@ -785,26 +795,48 @@ func etc1SubTable(px *[16][4]uint8, idx *[8]uint8) (uint8, int64) {
 	// chroma residual is the same for every table, clamping is ignored:
 	// these are hints). The modifiers are ±a, ±b with 0 < a < b, so an
 	// offset's nearest one has its sign and the distance is that of
-	// |offset| to a or b.
-	var off [8]int64
-	for j, i := range idx {
-		o := int32(px[i][0]) + int32(px[i][1]) + int32(px[i][2]) - base
-		off[j] = int64(max(o, -o))
+	// |offset| to a or b: a for the |offset|s below (a+b)/2.
+	// For a table t, the offsets nearer a are those with 2·|o| < a+b,
+	// and a+b grows with t: so an offset is nearer a from table
+	// etc1NearA[|o|] on. Bucketed by that table, every table's cost
+	// comes from running sums: Σo² − 2a·Σ_near o + k·a² − 2b·Σ_far o +
+	// (8−k)·b², k the offsets nearer a.
+	var cnt, sums [16]int64 // by table, 8: nearer b in every table
+	var all, sq int64
+	for _, i := range idx {
+		o := lum[i&15] - base
+		o = max(o, -o)
+		t := etc1NearA[o&1023]
+		cnt[t&15]++
+		sums[t&15] += int64(o)
+		all, sq = all+int64(o), sq+int64(o*o)
 	}
 	bestT, bestTE := 0, int64(-1)
+	var k, near int64
 	for t := range 8 {
+		k, near = k+cnt[t], near+sums[t]
 		a, b := int64(3*etc1Inten[t][2]), int64(3*etc1Inten[t][3])
-		var te int64
-		for _, o := range off {
-			da, db := o-a, o-b
-			te += min(da*da, db*db)
-		}
+		te := sq - 2*a*near + k*a*a - 2*b*(all-near) + (8-k)*b*b
 		if bestTE < 0 || te < bestTE {
 			bestT, bestTE = t, te
 		}
 	}
 	return uint8(bestT), bestTE
 }
+
+// etc1NearA maps an offset |o| (at most 3·255) to the first intensity
+// table whose a is nearer it than b (8: none is): the count of tables
+// with a+b ≤ 2·|o| (3·the modifiers, as etc1SubTable scales them).
+var etc1NearA = func() (m [1024]uint8) {
+	for o := range m {
+		for t := range 8 {
+			if 3*(etc1Inten[t][2]+etc1Inten[t][3]) <= 2*int32(o) {
+				m[o]++
+			}
+		}
+	}
+	return m
+}()
 
 // etc1SubsetPixels lists the pixels of each ETC1 subblock, by flip
 // (0: left and right halves, 1: top and bottom) and subblock, in raster

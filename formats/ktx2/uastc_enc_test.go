@@ -197,11 +197,39 @@ func TestETC1SubTableMatchesAllModifiers(t *testing.T) {
 		for flip := range 2 {
 			for sub := range 2 {
 				wt, we := etc1SubTableRef(&px, flip, sub)
-				gt, ge := etc1SubTable(&px, &etc1SubsetPixels[flip][sub])
+				var lum [16]int32
+				var sum [3]int32
+				for i := range 16 {
+					lum[i] = int32(px[i][0]) + int32(px[i][1]) + int32(px[i][2])
+				}
+				for _, i := range etc1SubsetPixels[flip][sub] {
+					for c := range 3 {
+						sum[c] += int32(px[i][c])
+					}
+				}
+				gt, ge := etc1SubTable(&lum, &etc1SubsetPixels[flip][sub], &sum)
 				require.Equal(t, wt, gt, "seed %d flip %d sub %d", seed, flip, sub)
 				require.Equal(t, we, ge, "seed %d flip %d sub %d", seed, flip, sub)
 			}
 		}
+	}
+}
+
+// etc1HintsFor (subblock sums from quadrant sums) picks the flip and
+// tables the reference's costs pick, the first flip on a tie.
+func TestETC1HintsMatchRef(t *testing.T) {
+	for seed := range uint32(20000) {
+		px := testBlock(seed)
+		want := etc1Hints{diff: true}
+		bestE := int64(-1)
+		for flip := range 2 {
+			t0, e0 := etc1SubTableRef(&px, flip, 0)
+			t1, e1 := etc1SubTableRef(&px, flip, 1)
+			if bestE < 0 || e0+e1 < bestE {
+				bestE, want.flip, want.inten0, want.inten1 = e0+e1, flip == 1, t0, t1
+			}
+		}
+		require.Equal(t, want, etc1HintsFor(&px), "seed %d", seed)
 	}
 }
 
