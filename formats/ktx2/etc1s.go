@@ -206,7 +206,7 @@ func treeVQ(n, dims int, feat func(i int, out []int32), k int) []int32 {
 	for i := range all {
 		all[i] = int32(i)
 	}
-	cl := []*vqCluster{q.cluster(all)}
+	cl := []vqCluster{q.cluster(all)}
 	h := &vqHeap{}
 	heap.Push(h, vqEntry{cl[0].distortion(), 0})
 	for len(cl) < k && h.Len() > 0 {
@@ -214,15 +214,15 @@ func treeVQ(n, dims int, feat func(i int, out []int32), k int) []int32 {
 		if e.dist == 0 {
 			break
 		}
-		left, right := q.split(cl[e.id])
+		left, right := q.split(&cl[e.id])
 		cl[e.id] = left
 		cl = append(cl, right)
 		heap.Push(h, vqEntry{left.distortion(), e.id})
 		heap.Push(h, vqEntry{right.distortion(), int32(len(cl) - 1)})
 	}
 	of := make([]int32, n)
-	for g, c := range cl {
-		for _, i := range c.items {
+	for g := range cl {
+		for _, i := range cl[g].items {
 			of[i] = int32(g)
 		}
 	}
@@ -230,6 +230,9 @@ func treeVQ(n, dims int, feat func(i int, out []int32), k int) []int32 {
 }
 
 // vq is treeVQ's state: the distinct feature rows and each item's row.
+// A split parts its cluster's item and row lists in place (the halves
+// are the two ends of the parent's lists, each in the parent's order),
+// so the clusters' lists share the arrays the first cluster made.
 type vq struct {
 	dims  int
 	rows  []int32 // distinct rows, dims each, in first-use order
@@ -237,11 +240,13 @@ type vq struct {
 	left  []bool  // scratch by row: the split side
 	count []int32 // scratch by row: items counted (zero between uses)
 	cov   []int64 // scratch: a split's covariance
+	tmp   []int32 // scratch: a partition's right side
+	slab  []int64 // where new clusters' sums are carved from
 }
 
 func newVQ(f []int32, dims int) *vq {
 	n := len(f) / dims
-	q := &vq{dims: dims, rows: make([]int32, 0, len(f)), rowOf: make([]int32, n), cov: make([]int64, dims*dims)}
+	q := &vq{dims: dims, rows: make([]int32, 0, len(f)), rowOf: make([]int32, n), cov: make([]int64, dims*dims), tmp: make([]int32, 2*n)}
 	// Open addressing over the distinct rows: slot holds row+1, 0 empty.
 	slots := make([]int32, 1<<bits.Len(uint(2*n)))
 	mask := uint32(len(slots) - 1)
@@ -284,15 +289,24 @@ type vqCluster struct {
 	mom   []int64
 }
 
-func (q *vq) newCluster(items []int32) *vqCluster {
-	return &vqCluster{items: items, sum: make([]int64, q.dims), mom: make([]int64, q.dims*(q.dims+1)/2)}
+// sums returns zeroed sum and mom slices for a new cluster, carved from
+// the slab.
+func (q *vq) sums() ([]int64, []int64) {
+	ns, nm := q.dims, q.dims*(q.dims+1)/2
+	if len(q.slab) < ns+nm {
+		q.slab = make([]int64, 256*(ns+nm))
+	}
+	s := q.slab[: ns+nm : ns+nm]
+	q.slab = q.slab[ns+nm:]
+	return s[:ns], s[ns:]
 }
 
 func (q *vq) row(r int32) []int32 { return q.rows[int(r)*q.dims : (int(r)+1)*q.dims] }
 
 // cluster makes the cluster of items, counting their rows.
-func (q *vq) cluster(items []int32) *vqCluster {
-	c := q.newCluster(items)
+func (q *vq) cluster(items []int32) vqCluster {
+	c := vqCluster{items: items}
+	c.sum, c.mom = q.sums()
 	for _, i := range items {
 		r := q.rowOf[i]
 		if q.count[r] == 0 {
@@ -304,7 +318,7 @@ func (q *vq) cluster(items []int32) *vqCluster {
 	for j, r := range c.rows {
 		c.cnt[j] = q.count[r]
 		q.count[r] = 0
-		q.addRow(c, r, int64(c.cnt[j]))
+		q.addRow(&c, r, int64(c.cnt[j]))
 	}
 	return c
 }
@@ -348,8 +362,8 @@ func (c *vqCluster) distortion() int64 {
 
 // split splits c at its mean along the principal axis of its features;
 // items on the axis's low side go left. A degenerate split halves the
-// item list.
-func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
+// item list. c is spent: its lists and sums pass to the halves.
+func (q *vq) split(c *vqCluster) (vqCluster, vqCluster) {
 	dims := q.dims
 	var mm [16]int64
 	m := mm[:dims]
@@ -367,7 +381,8 @@ func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
 			k++
 		}
 	}
-	v := principalAxis(cov, dims)
+	va := principalAxis(cov, dims)
+	v := va[:dims]
 	var nLeft, rowsLeft int
 	for j, r := range c.rows {
 		var p int64
@@ -382,39 +397,50 @@ func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
 	}
 	if nLeft == 0 || nLeft == len(c.items) {
 		h := len(c.items) / 2
-		return q.cluster(slices.Clone(c.items[:h])), q.cluster(slices.Clone(c.items[h:]))
+		return q.cluster(c.items[:h:h]), q.cluster(c.items[h:])
 	}
 	// The half with fewer rows is summed anew; the other takes over the
 	// parent's sums, less those (the parent is not split again).
-	l := &vqCluster{items: make([]int32, 0, nLeft)}
-	rt := &vqCluster{items: make([]int32, 0, len(c.items)-nLeft)}
-	small, big := l, rt
+	var l, rt vqCluster
+	small, big := &l, &rt
 	if rowsLeft > len(c.rows)-rowsLeft {
-		small, big = rt, l
+		small, big = &rt, &l
 	}
-	small.sum, small.mom = make([]int64, dims), make([]int64, len(c.mom))
+	small.sum, small.mom = q.sums()
 	big.sum, big.mom, big.sq = c.sum, c.mom, c.sq
-	c.sum, c.mom = nil, nil
+	// Items, then rows with their counts, parted in place: the left
+	// ones kept in order at the front, the right ones through tmp.
+	nl, nr := 0, 0
 	for _, i := range c.items {
 		if q.left[q.rowOf[i]] {
-			l.items = append(l.items, i)
+			c.items[nl] = i
+			nl++
 		} else {
-			rt.items = append(rt.items, i)
+			q.tmp[nr] = i
+			nr++
 		}
 	}
-	l.rows, l.cnt = make([]int32, 0, rowsLeft), make([]int32, 0, rowsLeft)
-	rt.rows, rt.cnt = make([]int32, 0, len(c.rows)-rowsLeft), make([]int32, 0, len(c.rows)-rowsLeft)
+	copy(c.items[nl:], q.tmp[:nr])
+	l.items, rt.items = c.items[:nl:nl], c.items[nl:]
+	nl, nr = 0, 0
+	tmpCnt := q.tmp[len(c.rows):]
 	for j, r := range c.rows {
-		side := rt
-		if q.left[r] {
-			side = l
+		w := c.cnt[j]
+		if small == &l == q.left[r] {
+			q.addRow(small, r, int64(w))
 		}
-		side.rows = append(side.rows, r)
-		side.cnt = append(side.cnt, c.cnt[j])
-		if side == small {
-			q.addRow(small, r, int64(c.cnt[j]))
+		if q.left[r] {
+			c.rows[nl], c.cnt[nl] = r, w
+			nl++
+		} else {
+			q.tmp[nr], tmpCnt[nr] = r, w
+			nr++
 		}
 	}
+	copy(c.rows[nl:], q.tmp[:nr])
+	copy(c.cnt[nl:], tmpCnt[:nr])
+	l.rows, rt.rows = c.rows[:nl:nl], c.rows[nl:]
+	l.cnt, rt.cnt = c.cnt[:nl:nl], c.cnt[nl:]
 	for a := range big.sum {
 		big.sum[a] -= small.sum[a]
 	}
@@ -426,11 +452,11 @@ func (q *vq) split(c *vqCluster) (*vqCluster, *vqCluster) {
 }
 
 // principalAxis returns the principal axis (×2^12) of a dims×dims
-// covariance whose upper triangle is filled: five steps of power
-// iteration from the axis of the largest variance, the matrix first
-// scaled so its products with the axis stay far inside int64. It fills
-// the lower triangle and scales cov in place.
-func principalAxis(cov []int64, dims int) []int64 {
+// covariance whose upper triangle is filled, in its first dims entries:
+// five steps of power iteration from the axis of the largest variance,
+// the matrix first scaled so its products with the axis stay far inside
+// int64. It fills the lower triangle and scales cov in place.
+func principalAxis(cov []int64, dims int) [16]int64 {
 	var maxDiag int64
 	for a := range dims {
 		maxDiag = max(maxDiag, cov[a*dims+a])
@@ -442,7 +468,7 @@ func principalAxis(cov []int64, dims int) []int64 {
 	for i := range cov {
 		cov[i] >>= shift
 	}
-	v := make([]int64, dims)
+	var v, nv [16]int64
 	big := 0
 	for c := range dims {
 		if cov[c*dims+c] > cov[big*dims+big] {
@@ -450,13 +476,12 @@ func principalAxis(cov []int64, dims int) []int64 {
 		}
 	}
 	v[big] = 1 << 12
-	nv := make([]int64, dims)
 	for range 5 {
 		var mx int64
 		for a := range dims {
 			var s int64
 			for b, c := range cov[a*dims : (a+1)*dims] {
-				s += c * v[b]
+				s += c * v[b&15]
 			}
 			nv[a] = s
 			mx = max(mx, abs64(s))
