@@ -9,9 +9,10 @@ import (
 	"github.com/meshcook/meshcook/clusterlod"
 )
 
-// DefaultCutErrors are the thresholds inspect cuts a hierarchy at when
-// none are given (fractions of the screen height).
-var DefaultCutErrors = []float64{0.5e-3, 1e-3, 2e-3, 4e-3, 8e-3}
+// DefaultCutErrors returns the thresholds inspect cuts a hierarchy at
+// when none are given (fractions of the screen height), a fresh slice per
+// call so that no caller can change another's.
+func DefaultCutErrors() []float64 { return []float64{0.5e-3, 1e-3, 2e-3, 4e-3, 8e-3} }
 
 // ClusterLODSummary is inspect's view of a cluster hierarchy
 // (CLHD..CLND): per-level counts and the cut at each threshold from

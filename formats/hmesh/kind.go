@@ -88,7 +88,7 @@ func Summarize(path string, f *File) *Summary {
 		Joints:        len(f.Joints),
 		Roots:         []int{},
 		Lods:          SummarizeLODs(f),
-		ClusterLOD:    SummarizeClusterLOD(f, DefaultCutErrors),
+		ClusterLOD:    SummarizeClusterLOD(f, DefaultCutErrors()),
 	}
 	if f.Morphs != nil {
 		s.MorphTargets, s.MorphEntries = len(f.Morphs.Targets), len(f.Morphs.Entries)

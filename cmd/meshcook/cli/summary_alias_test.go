@@ -16,4 +16,4 @@ type (
 )
 
 // The thresholds inspect cuts a cluster hierarchy at by default.
-var defaultCutErrors = hmesh.DefaultCutErrors
+var defaultCutErrors = hmesh.DefaultCutErrors()
