@@ -277,15 +277,14 @@ func newVQ(f []int32, dims int) *vq {
 }
 
 // vqCluster is a cluster's items (ascending), its distinct rows with
-// their item counts, and its sums: per feature, of all squares, and of
-// the products of every two features (mom, the upper triangle row by row:
-// (0,0), (0,1), … (0,dims−1), (1,1), …).
+// their item counts, and its sums: per feature, and of the products of
+// every two features (mom, the upper triangle row by row: (0,0), (0,1),
+// … (0,dims−1), (1,1), …; its diagonal holds the squares).
 type vqCluster struct {
 	items []int32
 	rows  []int32
 	cnt   []int32
 	sum   []int64
-	sq    int64
 	mom   []int64
 }
 
@@ -330,7 +329,6 @@ func (q *vq) addRow(c *vqCluster, r int32, w int64) {
 	for a, v := range f {
 		wv := w * int64(v)
 		c.sum[a] += wv
-		c.sq += wv * int64(v)
 		rest := f[a:]
 		dst := mom[:len(rest)]
 		for b, u := range rest {
@@ -346,13 +344,18 @@ func (c *vqCluster) mean16(a int) int64 {
 }
 
 // distortion is the summed squared distance (×256) of the items to their
-// mean m: Σ (16f − m)² = 256·Σf² − Σ over features of (32·sum − n·m)·m.
+// mean m: Σ (16f − m)² = 256·Σf² − Σ over features of (32·sum − n·m)·m,
+// Σf² being the diagonal of mom.
 func (c *vqCluster) distortion() int64 {
 	n := int64(len(c.items))
 	if n < 2 {
 		return 0
 	}
-	d := 256 * c.sq
+	var sq int64
+	for a, k := 0, 0; a < len(c.sum); a, k = a+1, k+len(c.sum)-a {
+		sq += c.mom[k]
+	}
+	d := 256 * sq
 	for a := range c.sum {
 		m := c.mean16(a)
 		d -= (32*c.sum[a] - n*m) * m
@@ -407,7 +410,7 @@ func (q *vq) split(c *vqCluster) (vqCluster, vqCluster) {
 		small, big = &rt, &l
 	}
 	small.sum, small.mom = q.sums()
-	big.sum, big.mom, big.sq = c.sum, c.mom, c.sq
+	big.sum, big.mom = c.sum, c.mom
 	// Items, then rows with their counts, parted in place: the left
 	// ones kept in order at the front, the right ones through tmp.
 	nl, nr := 0, 0
@@ -424,9 +427,10 @@ func (q *vq) split(c *vqCluster) (vqCluster, vqCluster) {
 	l.items, rt.items = c.items[:nl:nl], c.items[nl:]
 	nl, nr = 0, 0
 	tmpCnt := q.tmp[len(c.rows):]
+	smallLeft := small == &l
 	for j, r := range c.rows {
 		w := c.cnt[j]
-		if small == &l == q.left[r] {
+		if q.left[r] == smallLeft {
 			q.addRow(small, r, int64(w))
 		}
 		if q.left[r] {
@@ -447,7 +451,6 @@ func (q *vq) split(c *vqCluster) (vqCluster, vqCluster) {
 	for k := range big.mom {
 		big.mom[k] -= small.mom[k]
 	}
-	big.sq -= small.sq
 	return l, rt
 }
 

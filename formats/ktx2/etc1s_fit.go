@@ -143,7 +143,7 @@ func (p *etc1sPixels) evalLine(e etc1sEndpoint, limit int64) (int64, [4]int64, b
 		rt := sq4 - 2*(base[0]*row[0]+base[1]*row[1]+base[2]*row[2]) + row[3]
 		for _, x := range p.x[4*i : 4*i+4] {
 			d2 := 2 * (sb - x)
-			s1, s2, s3 := b2i(d2 < ab3), b2i(d2 < 0), b2i(d2 < -ab3)
+			s1, s2, s3 := bit(d2 < ab3), bit(d2 < 0), bit(d2 < -ab3)
 			m := mods[s1+s2+s3]
 			rt += m * (d2 + 3*m)
 			c1 += int64(s1)
@@ -156,13 +156,6 @@ func (p *etc1sPixels) evalLine(e etc1sEndpoint, limit int64) (int64, [4]int64, b
 		}
 	}
 	return total, [4]int64{done - c1, c1 - c2, c2 - c3, c3}, true
-}
-
-func b2i(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // refine returns the least-squares base color for e's table given how

@@ -166,10 +166,12 @@ func taps(n, m int) [][]tap {
 // level of a power-of-two chain) or stays takes a fast pass with the same
 // results as the general one (see halveRows).
 func shrink(src []uint16, sw, sh, dw, dh int) []uint16 {
-	tmp := make([]uint16, dw*sh*4)
+	tmp := src // a side that stays is the input itself
+	if sw != dw {
+		tmp = make([]uint16, dw*sh*4)
+	}
 	switch {
-	case sw == dw:
-		copy(tmp, src)
+	case sw == dw: // tmp is src
 	case sw == 2*dw:
 		for y := range sh {
 			halvePairs(tmp[y*dw*4:(y+1)*dw*4], src[y*sw*4:(y+1)*sw*4], 4)
@@ -190,18 +192,17 @@ func shrink(src []uint16, sw, sh, dw, dh int) []uint16 {
 			}
 		}
 	}
-	stride := dw * 4
-	switch {
-	case sh == dh:
+	if sh == dh {
 		return tmp
-	case sh == 2*dh:
-		dst := make([]uint16, dw*dh*4)
+	}
+	stride := dw * 4
+	dst := make([]uint16, dw*dh*4)
+	if sh == 2*dh {
 		for y := range dh {
 			halveRows(dst[y*stride:(y+1)*stride], tmp[2*y*stride:(2*y+1)*stride], tmp[(2*y+1)*stride:(2*y+2)*stride])
 		}
 		return dst
 	}
-	dst := make([]uint16, dw*dh*4)
 	ty := taps(sh, dh)
 	for y, ts := range ty {
 		out := dst[y*stride : (y+1)*stride]

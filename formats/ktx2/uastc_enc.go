@@ -692,14 +692,7 @@ func abs64(v int64) int64 {
 
 // divCeil divides rounding up; n >= 0, d > 0.
 func divCeil(n, d int64) int64 {
-	return n/d + bit64(n%d != 0)
-}
-
-func bit64(v bool) int64 {
-	if v {
-		return 1
-	}
-	return 0
+	return n/d + int64(bit(n%d != 0))
 }
 
 // divRound divides rounding half away from zero; d > 0.
